@@ -99,9 +99,7 @@ def parse_rows(rows: Sequence[str], size: int, letters: str, what: str = "grid")
             raise ValueError(f"{what} row {r}: expected {size} letters, got {len(row)} ({row!r})")
         for c, letter in enumerate(row):
             if letter not in letters:
-                raise ValueError(
-                    f"{what} row {r} col {c}: unknown letter {letter!r}; letters are {' '.join(letters)}"
-                )
+                raise ValueError(f"{what} row {r} col {c}: unknown letter {letter!r}; letters are {' '.join(letters)}")
     return "".join(rows)
 
 

@@ -49,7 +49,9 @@ def decode_image_bytes(data: bytes, what: str = "image") -> np.ndarray:
     if not data:
         raise ImageReadError(f"{what}: the file is empty")
     if len(data) > MAX_FILE_BYTES:
-        raise ImageReadError(f"{what}: {len(data) // (1024 * 1024)} MB is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
+        raise ImageReadError(
+            f"{what}: {len(data) // (1024 * 1024)} MB is larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB limit"
+        )
     size = _header_size(data)
     if size is not None:
         w, h = size

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import BoardFormatError
 from ..grid import Cell, parse_rows, to_rows
-from .catalogue import BUILDING_TILES, GRID_LETTERS, SIDES, bonus_catalogue, board_side
+from .catalogue import BUILDING_TILES, GRID_LETTERS, SIDES, board_side, bonus_catalogue
 
 FAMILY = "family"
 CONSTRUCTION_VARIANT = "construction"

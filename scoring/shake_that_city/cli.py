@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..errors import RulesError
@@ -29,7 +30,7 @@ def read_json(path: str) -> Any:
     """Read JSON from a file path or ``-`` (standard input), with a one-line error naming where."""
     where = "standard input" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise InputError(f"{where}: cannot read: {e.strerror or e}") from None
     except UnicodeDecodeError:
@@ -129,8 +130,10 @@ def run_placements(args: argparse.Namespace) -> int:
     elif not result["placements"]:
         print(result["reason"])
     else:
-        print(f"{len(result['placements'])} legal placements of {args.colour}"
-              f"{' with the wilds' if args.wilds else ''} (row, col of the pattern's top-left cell):")
+        print(
+            f"{len(result['placements'])} legal placements of {args.colour}"
+            f"{' with the wilds' if args.wilds else ''} (row, col of the pattern's top-left cell):"
+        )
         for p in result["placements"]:
             covered = " ".join(f"({r},{c})" for r, c in p["cells"])
             print(f"  at ({p['row']}, {p['col']}): covers {covered}")
@@ -145,8 +148,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("placements", help="list where a colour's shape may go on a board")
     p.add_argument("board", metavar="BOARD.json")
-    p.add_argument("--pattern", required=True,
-                   help='3 x 3 colours as JSON ([["red","blue","black"],...]) or "red,blue,black/green,gray,red/..."')
+    p.add_argument(
+        "--pattern",
+        required=True,
+        help='3 x 3 colours as JSON ([["red","blue","black"],...]) or "red,blue,black/green,gray,red/..."',
+    )
     p.add_argument("--colour", "--color", required=True, help="the chosen colour (red, blue, black, green, gray)")
     p.add_argument("--wilds", action="store_true", help="take every white cube too (Wild Nights)")
     p.add_argument("--json", action="store_true")
