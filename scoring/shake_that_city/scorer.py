@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..grid import groups, neighbour_table, reachable
+from . import readings
 from .board import CONSTRUCTION_VARIANT, FAMILY, SOLO, WILD_NIGHTS, Board
 from .catalogue import CONSTRUCTION, EMPTY, BoardSide, board_side, components
 
@@ -99,6 +100,9 @@ def score_board(board: Board) -> Score:
     if left and (CONSTRUCTION_VARIANT in board.variants or SOLO in board.variants):
         total = 0
         notes.append(f"construction tiles left: {left}, so the board scores 0")
+        if not readings.BONUS_LISTED_WHEN_CONSTRUCTION_LEFT:
+            flipped = ()
+            points["bonus"] = 0
     solo_win = None
     if SOLO in board.variants:
         target = comp.solo_target_wild_nights if WILD_NIGHTS in board.variants else comp.solo_target
