@@ -1,0 +1,818 @@
+"""Read a photo of a Shake That City player board into its 6 x 6 grid, whichever way the board lies.
+
+A chain of named stages, each a public function taking its settings explicitly:
+
+1. :func:`find_board_candidates` — convex quadrilaterals in a small copy of the photo (edges, dark and
+   light regions), anything that could be the board or its 6 x 6 cell area;
+2. :func:`fit_cell_lattice` — inside a candidate, the 7 + 7 equally spaced grid lines of the cells give
+   the cell area (so the outline of the whole board and the outline of its cells both lead there);
+3. :func:`orient_board` — the board's own border (the corner bonus tile at the north-west, the bonus
+   tiles in the notches of the north and west edges) compared, in the four quarter turns, with the border
+   learnt at calibration: this gives north and also proves it is the calibrated board and not a phone;
+4. :func:`refine_alignment` — the homography refined on the border (ECC), then the board is rectified to
+   a square in board coordinates (row 0 north);
+5. :func:`sample_cells` / :func:`classify_cells` — each cell is first tested against its own empty look
+   from calibration ("empty or covered?"), then named from the tile looks learnt from the known layout;
+6. :func:`check_reading` — refusal (no board, cut off, too blurred) and low-confidence cells.
+
+Nothing here knows the print's colours: everything print-specific comes from :class:`BoardCalibration`,
+made from two photos (empty board, known layout) with :func:`calibrate_board`.
+
+Run alone: ``python -m vision.board_reader calibrate EMPTY KNOWN KNOWN.json CAL.json`` and
+``python -m vision.board_reader read PHOTO CAL.json``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2  # noqa: E402,I001  (image_io sets OpenCV's pixel limit before cv2 is first imported)
+import numpy as np
+
+from .errors import CalibrationError, ImageReadError
+from .image_io import MAX_FILE_BYTES, MAX_PIXELS, _header_size, decode_image_bytes
+
+SIZE = 6
+TILE_LETTERS = "HSFPRC"
+EMPTY = "."
+NORTHS = ("up", "right", "down", "left")
+SIDES = ("inland", "waterfront")
+CALIBRATION_FORMAT = "shakecity-board-calibration"
+CALIBRATION_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Every tunable of the reader in one versioned place (chosen from ``eval-board`` figures)."""
+
+    version: int = 1
+    work_long_side: int = 1000  # photos are reduced by a whole factor to about this long side first
+    detect_long_side: int = 560  # board candidates are looked for at this size
+    min_board_fraction: float = 0.025  # smallest candidate quad, as a fraction of the photo's area
+    cell_px: int = 40  # cell size of the rectified board (colour sampling, calibration images)
+    margin_cells: float = 1.0  # border kept around the cell area in rectified images, in cells
+    orient_cell_px: int = 16  # cell size of the small rectified board used to find north
+    ring_cells: float = 0.55  # width of the border ring (outside the cells) compared with calibration
+    min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
+    min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
+    max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
+    cut_off_margin: float = 0.2  # the cell area plus this many cells must lie inside the photo
+    patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
+    low_confidence: float = 0.35  # cells below this confidence are asked to be confirmed
+
+
+SETTINGS = ReaderSettings()
+
+
+# --------------------------------------------------------------------------------------------- data
+
+
+@dataclass
+class BoardReading:
+    """What :func:`read_board` saw. ``grid`` is in board coordinates (row 0 north, letter 0 west)."""
+
+    found: bool
+    grid: list[str] | None = None
+    confidence: list[list[float]] | None = None
+    north: str | None = None
+    reason: str | None = None
+    low_confidence_cells: list[tuple[int, int]] = field(default_factory=list)
+    # corners of the cell area in the photo, in board order north-west, north-east, south-east, south-west
+    outline: list[tuple[float, float]] | None = None
+    border_match: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "found": self.found,
+            "grid": self.grid,
+            "confidence": self.confidence,
+            "north": self.north,
+        }
+        if not self.found:
+            out["reason"] = self.reason
+        else:
+            out["low_confidence_cells"] = [list(c) for c in self.low_confidence_cells]
+            out["outline"] = [[round(x, 1), round(y, 1)] for x, y in self.outline or []]
+        return out
+
+
+@dataclass
+class CellLooks:
+    """Per-cell features derived from a calibration (not stored: recomputed on load)."""
+
+    empty: list[list[np.ndarray]]  # [cell index] -> feature vectors of that cell when empty
+    tiles: dict[str, list[np.ndarray]]  # letter -> feature vectors of tiles of that type
+    scale: np.ndarray  # per-feature spread used to weigh distances
+
+
+@dataclass
+class BoardCalibration:
+    """One board print, camera and light, learnt from an empty photo and a photo of a known layout.
+
+    Stored as the two rectified boards (north up, ``cell_px`` per cell, ``margin_cells`` of border
+    around the cells), so everything else is derived and the JSON stays small and checkable.
+    """
+
+    side: str
+    known_grid: list[str]
+    empty_bgr: np.ndarray
+    known_bgr: np.ndarray
+    cell_px: int = SETTINGS.cell_px
+    margin_cells: float = SETTINGS.margin_cells
+    sharpness: float = 0.0
+    _looks: CellLooks | None = field(default=None, repr=False, compare=False)
+    _templates: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+
+    # -- derived looks
+    @property
+    def looks(self) -> CellLooks:
+        if self._looks is None:
+            self._looks = learn_cell_looks(self.empty_bgr, self.known_bgr, self.known_grid, self.cell_px, self.margin)
+        return self._looks
+
+    @property
+    def margin(self) -> int:
+        return int(round(self.margin_cells * self.cell_px))
+
+    def template_gray(self, cell_px: int) -> np.ndarray:
+        """The empty board in gray at ``cell_px`` per cell (same margin in cells), float32."""
+        if cell_px not in self._templates:
+            size = int(round((SIZE + 2 * self.margin_cells) * cell_px))
+            gray = cv2.cvtColor(self.empty_bgr, cv2.COLOR_BGR2GRAY)
+            small = cv2.resize(gray, (size, size), interpolation=cv2.INTER_AREA)
+            self._templates[cell_px] = small.astype(np.float32)
+        return self._templates[cell_px]
+
+    # -- JSON
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": CALIBRATION_FORMAT,
+            "version": CALIBRATION_VERSION,
+            "side": self.side,
+            "known_grid": list(self.known_grid),
+            "cell_px": self.cell_px,
+            "margin_cells": self.margin_cells,
+            "sharpness": round(float(self.sharpness), 4),
+            "empty_png": _png_b64(self.empty_bgr),
+            "known_png": _png_b64(self.known_bgr),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Any, where: str = "calibration") -> BoardCalibration:
+        """Check and load a calibration object; every problem is one :class:`CalibrationError` line."""
+        if not isinstance(raw, dict):
+            raise CalibrationError(f"{where}: expected a JSON object made by calibrate-board")
+        if raw.get("format") != CALIBRATION_FORMAT:
+            raise CalibrationError(f"{where}: not a board calibration (made by 'shakecity calibrate-board')")
+        if raw.get("version") != CALIBRATION_VERSION:
+            raise CalibrationError(
+                f"{where}: calibration version {raw.get('version')!r}, this reader needs {CALIBRATION_VERSION}"
+            )
+        side = raw.get("side")
+        if side not in SIDES:
+            raise CalibrationError(f"{where}: unknown side {side!r}; sides are {', '.join(SIDES)}")
+        grid = _check_grid(raw.get("known_grid"), f"{where}: known_grid")
+        cell_px, margin_cells = raw.get("cell_px"), raw.get("margin_cells")
+        if not isinstance(cell_px, int) or not 8 <= cell_px <= 128:
+            raise CalibrationError(f"{where}: cell_px must be a whole number from 8 to 128")
+        if not isinstance(margin_cells, int | float) or not 0.5 <= margin_cells <= 2:
+            raise CalibrationError(f"{where}: margin_cells must be from 0.5 to 2")
+        size = int(round((SIZE + 2 * margin_cells) * cell_px))
+        images = []
+        for key in ("empty_png", "known_png"):
+            text = raw.get(key)
+            if not isinstance(text, str):
+                raise CalibrationError(f"{where}: {key} missing")
+            try:
+                image = decode_image_bytes(base64.b64decode(text, validate=True), f"{where}: {key}")
+            except (ValueError, ImageReadError) as e:
+                raise CalibrationError(f"{where}: {key} is not a readable image ({e})") from None
+            if image.shape[:2] != (size, size):
+                raise CalibrationError(
+                    f"{where}: {key} is {image.shape[1]} x {image.shape[0]}, expected {size} x {size}"
+                )
+            images.append(image)
+        sharpness = raw.get("sharpness", 0.0)
+        if not isinstance(sharpness, int | float) or sharpness < 0:
+            raise CalibrationError(f"{where}: sharpness must be a non-negative number")
+        return cls(side, grid, images[0], images[1], cell_px, float(margin_cells), float(sharpness))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> BoardCalibration:
+        p = Path(path)
+        try:
+            if p.stat().st_size > MAX_FILE_BYTES:
+                raise CalibrationError(f"{p}: too large to be a board calibration")
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise CalibrationError(f"{p}: no such file") from None
+        except OSError as e:
+            raise CalibrationError(f"{p}: cannot read: {e.strerror or e}") from None
+        except UnicodeDecodeError:
+            raise CalibrationError(f"{p}: not a board calibration (not UTF-8 JSON text)") from None
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise CalibrationError(f"{p}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        return cls.from_json(raw, str(p))
+
+
+def _png_b64(image: np.ndarray) -> str:
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 image
+        raise CalibrationError("cannot encode the calibration image")
+    return base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def _check_grid(grid: Any, where: str) -> list[str]:
+    if not isinstance(grid, list) or len(grid) != SIZE or not all(isinstance(r, str) and len(r) == SIZE for r in grid):
+        raise CalibrationError(f"{where}: expected {SIZE} strings of {SIZE} letters")
+    for r, row in enumerate(grid):
+        for c, letter in enumerate(row):
+            if letter not in TILE_LETTERS + EMPTY:
+                raise CalibrationError(f"{where}: unknown letter {letter!r} at row {r}, column {c}")
+    return list(grid)
+
+
+# ------------------------------------------------------------------------------------- photo input
+
+
+def load_photo(path: str | Path, settings: ReaderSettings = SETTINGS) -> np.ndarray:
+    """Read a photo for the reader, with the checks of :mod:`vision.image_io`.
+
+    Large JPEGs are decoded straight at a reduced scale (libjpeg's DCT scaling), which is what makes a
+    12-megapixel photo fast: the reader would reduce it to about ``work_long_side`` anyway.
+    """
+    p = Path(path)
+    try:
+        if not p.is_file():
+            raise ImageReadError(f"{p}: no such file")
+        if p.stat().st_size > MAX_FILE_BYTES:
+            raise ImageReadError(f"{p}: larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
+        data = p.read_bytes()
+    except OSError as e:
+        raise ImageReadError(f"{p}: cannot read: {e.strerror or e}") from None
+    return decode_photo_bytes(data, str(p), settings)
+
+
+def decode_photo_bytes(data: bytes, what: str = "photo", settings: ReaderSettings = SETTINGS) -> np.ndarray:
+    """Decode photo bytes, at a reduced scale when a JPEG is much larger than the reader needs."""
+    size = _header_size(data) if data else None
+    if size is not None and data[:2] == b"\xff\xd8" and 0 < size[0] * size[1] <= MAX_PIXELS:
+        factor = max(size) // settings.work_long_side
+        flag = {1: None, 2: cv2.IMREAD_REDUCED_COLOR_2, 3: cv2.IMREAD_REDUCED_COLOR_2}.get(
+            factor, cv2.IMREAD_REDUCED_COLOR_4 if factor < 8 else cv2.IMREAD_REDUCED_COLOR_8
+        )
+        if flag is not None and len(data) <= MAX_FILE_BYTES:
+            try:
+                photo_bgr = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
+            except cv2.error:
+                photo_bgr = None
+            if photo_bgr is not None and photo_bgr.size:
+                return photo_bgr
+    return decode_image_bytes(data, what)
+
+
+def _check_photo(photo_bgr: Any, what: str = "photo") -> np.ndarray:
+    if not isinstance(photo_bgr, np.ndarray) or photo_bgr.dtype != np.uint8:
+        raise ImageReadError(f"{what}: expected a uint8 image array")
+    if photo_bgr.ndim == 2:
+        photo_bgr = cv2.cvtColor(photo_bgr, cv2.COLOR_GRAY2BGR)
+    if photo_bgr.ndim != 3 or photo_bgr.shape[2] not in (3, 4) or min(photo_bgr.shape[:2]) < 32:
+        raise ImageReadError(f"{what}: expected a colour image of at least 32 x 32 pixels")
+    if photo_bgr.shape[2] == 4:
+        photo_bgr = cv2.cvtColor(photo_bgr, cv2.COLOR_BGRA2BGR)
+    if photo_bgr.shape[0] * photo_bgr.shape[1] > MAX_PIXELS:
+        raise ImageReadError(f"{what}: more than the {MAX_PIXELS // 1_000_000} megapixel limit")
+    return photo_bgr
+
+
+def reduce_photo(photo_bgr: np.ndarray, settings: ReaderSettings = SETTINGS) -> tuple[np.ndarray, float]:
+    """The working copy: reduced by a whole factor (fast area averaging). Returns (work_bgr, scale)."""
+    factor = max(photo_bgr.shape[:2]) // settings.work_long_side
+    if factor <= 1:
+        return photo_bgr, 1.0
+    h, w = photo_bgr.shape[:2]
+    h2, w2 = h // factor, w // factor
+    work_bgr = cv2.resize(photo_bgr[: h2 * factor, : w2 * factor], (w2, h2), interpolation=cv2.INTER_AREA)
+    return work_bgr, 1.0 / factor
+
+
+# ------------------------------------------------------------------------------------ geometry utils
+
+
+def _order_corners(quad: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left in the image (clockwise on screen)."""
+    pts = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen, starting near the left
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def _square(size: float, offset: float = 0.0) -> np.ndarray:
+    a, b = offset, offset + size
+    return np.array([[a, a], [b, a], [b, b], [a, b]], dtype=np.float64)
+
+
+def _scale(s: float) -> np.ndarray:
+    return np.diag([s, s, 1.0])
+
+
+def _rotation(k: int, size: float) -> np.ndarray:
+    """Homography turning a ``size`` square image a quarter turn anticlockwise ``k`` times (np.rot90)."""
+    m = np.eye(3)
+    step = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, size], [0.0, 0.0, 1.0]])
+    for _ in range(k % 4):
+        m = step @ m
+    return m
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([np.asarray(pts, dtype=np.float64).reshape(-1, 2), np.ones((len(pts), 1))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _warp(image: np.ndarray, h: np.ndarray, size: int) -> np.ndarray:
+    return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _canonical_h(cells_quad: np.ndarray, cell_px: float, margin_cells: float) -> np.ndarray:
+    """Homography from image to the rectified board whose cell area is ``cells_quad`` (image order)."""
+    m = margin_cells * cell_px
+    return cv2.getPerspectiveTransform(
+        cells_quad.astype(np.float32), _square(SIZE * cell_px, m).astype(np.float32)
+    ).astype(np.float64)
+
+
+# ------------------------------------------------------------------------------------- stage 1: find
+
+
+def find_board_candidates(detect_bgr: np.ndarray, settings: ReaderSettings = SETTINGS) -> list[np.ndarray]:
+    """Convex quadrilaterals that could be the board's outline or its cell area, largest first."""
+    h, w = detect_bgr.shape[:2]
+    min_area = settings.min_board_fraction * h * w
+    gray = cv2.cvtColor(detect_bgr, cv2.COLOR_BGR2GRAY)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
+    masks = []
+    med = float(np.median(gray))
+    for lo, hi in ((0.4 * med, 1.0 * med), (20, 60)):
+        edges = cv2.Canny(gray, max(5, lo), max(15, hi))
+        masks.append(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
+    _, dark = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(dark)
+    masks.append(255 - dark)
+    hsv = cv2.cvtColor(detect_bgr, cv2.COLOR_BGR2HSV)
+    _, sat = cv2.threshold(cv2.GaussianBlur(hsv[:, :, 1], (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks.append(sat)
+    quads: list[np.ndarray] = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            if cv2.contourArea(contour) < min_area * 0.5:
+                continue
+            hull = cv2.convexHull(contour)
+            if cv2.contourArea(hull) < min_area:
+                continue
+            peri = cv2.arcLength(hull, True)
+            for eps in (0.02, 0.04, 0.07):
+                approx = cv2.approxPolyDP(hull, eps * peri, True)
+                if len(approx) == 4:
+                    quad = _order_corners(approx.reshape(4, 2))
+                    if _plausible_quad(quad, min_area):
+                        quads.append(quad)
+                    break
+    quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+    unique: list[np.ndarray] = []
+    tol = 0.02 * math.hypot(h, w)
+    for q in quads:
+        if all(np.max(np.linalg.norm(q - u, axis=1)) > tol for u in unique):
+            unique.append(q)
+    return unique[:8]
+
+
+def _plausible_quad(quad: np.ndarray, min_area: float) -> bool:
+    if cv2.contourArea(quad.astype(np.float32)) < min_area:
+        return False
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 0.35 * sides.max():
+        return False
+    for i in range(4):
+        a, b, c = quad[i - 1], quad[i], quad[(i + 1) % 4]
+        v1, v2 = a - b, c - b
+        cos = float(np.dot(v1, v2) / (np.linalg.norm(v1) * np.linalg.norm(v2) + 1e-9))
+        if abs(cos) > 0.75:  # corners between about 40 and 140 degrees
+            return False
+    return True
+
+
+# ------------------------------------------------------------------------------ stage 2: cell lattice
+
+
+def _comb_peaks(profile: np.ndarray, lo_s: float, hi_s: float, top: int = 3) -> list[tuple[float, float, float]]:
+    """Best (score, start, spacing) of 7 equally spaced lines on a 1-D edge profile."""
+    n = len(profile)
+    xs = np.arange(n, dtype=np.float64)
+    spacings = np.arange(lo_s, hi_s, 0.5)
+    results = []
+    k = np.arange(SIZE + 1, dtype=np.float64)
+    for s in spacings:
+        starts = np.arange(0.0, n - 1 - SIZE * s, 1.0)
+        if len(starts) == 0:
+            continue
+        pos = starts[:, None] + k[None, :] * s
+        vals = np.interp(pos, xs, profile)
+        # every line must be there: the weakest lines count double, a single strong edge is not a grid
+        score = vals.sum(axis=1) + np.sort(vals, axis=1)[:, :2].sum(axis=1) * 2.0
+        i = int(np.argmax(score))
+        results.append((float(score[i]), float(starts[i]), float(s)))
+        # also the second best start far from the best one (a lattice shifted by one cell)
+        far = np.abs(starts - starts[i]) > s * 0.4
+        if far.any():
+            j = int(np.argmax(np.where(far, score, -np.inf)))
+            results.append((float(score[j]), float(starts[j]), float(s)))
+    results.sort(reverse=True)
+    picked: list[tuple[float, float, float]] = []
+    for r in results:
+        if all(abs(r[1] - p[1]) > 0.3 * r[2] or abs(r[2] - p[2]) > 0.08 * r[2] for p in picked):
+            picked.append(r)
+        if len(picked) == top:
+            break
+    # refine each by a fine search
+    refined = []
+    for _, x0, s in picked:
+        best = (-1.0, x0, s)
+        for ds in np.arange(-0.5, 0.51, 0.1):
+            for dx in np.arange(-1.0, 1.01, 0.2):
+                pos = x0 + dx + k * (s + ds)
+                v = np.interp(pos, xs, profile)
+                sc = float(v.sum() + np.sort(v)[:2].sum() * 2.0)
+                if sc > best[0]:
+                    best = (sc, x0 + dx, s + ds)
+        refined.append(best)
+    return refined
+
+
+def fit_cell_lattice(gray: np.ndarray, quad: np.ndarray, top: int = 3) -> list[np.ndarray]:
+    """Cell-area quads (image coordinates, image order) whose 7 x 7 grid lines fit inside ``quad``."""
+    side = 240.0
+    pad = 30.0
+    canvas = int(side + 2 * pad)
+    h = cv2.getPerspectiveTransform(quad.astype(np.float32), _square(side, pad).astype(np.float32))
+    view = _warp(gray, h, canvas).astype(np.float32)
+    gx = np.abs(cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3))
+    inner = slice(int(pad + 0.1 * side), int(pad + 0.9 * side))
+    # median over the lines: a grid line runs the whole board, a tile's picture does not
+    px = np.median(gx[inner, :], axis=0) + 0.5 * np.mean(gx[inner, :], axis=0)
+    py = np.median(gy[:, inner], axis=1) + 0.5 * np.mean(gy[:, inner], axis=1)
+    px = cv2.GaussianBlur(px.reshape(1, -1), (0, 0), 1.2).ravel()
+    py = cv2.GaussianBlur(py.reshape(1, -1), (0, 0), 1.2).ravel()
+    lo, hi = 0.55 * side / SIZE, 1.12 * side / SIZE
+    xs = _comb_peaks(px, lo, hi, top)
+    ys = _comb_peaks(py, lo, hi, top)
+    hinv = np.linalg.inv(h)
+    out = []
+    for _, x0, sx in xs:
+        for _, y0, sy in ys:
+            if abs(sx - sy) > 0.25 * max(sx, sy):
+                continue
+            corners = np.array([[x0, y0], [x0 + SIZE * sx, y0], [x0 + SIZE * sx, y0 + SIZE * sy], [x0, y0 + SIZE * sy]])
+            out.append(_apply(hinv, corners))
+    return out
+
+
+# ------------------------------------------------------------------------------ stage 3: orientation
+
+
+def _ring_mask(cell_px: float, margin_cells: float, ring_cells: float) -> np.ndarray:
+    size = int(round((SIZE + 2 * margin_cells) * cell_px))
+    m = margin_cells * cell_px
+    r = ring_cells * cell_px
+    mask = np.zeros((size, size), np.uint8)
+    a, b = int(round(m - r)), int(round(m + SIZE * cell_px + r))
+    mask[a:b, a:b] = 1
+    a2, b2 = int(round(m + 0.05 * cell_px)), int(round(m + SIZE * cell_px - 0.05 * cell_px))
+    mask[a2:b2, a2:b2] = 0
+    return mask
+
+
+def _ncc(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    d = math.sqrt(float((a * a).sum()) * float((b * b).sum()))
+    return float((a * b).sum() / d) if d > 1e-6 else 0.0
+
+
+def _normalise_light(gray: np.ndarray, cell_px: float) -> np.ndarray:
+    """Remove slow light changes (gradients, soft shadows): divide by a heavily blurred copy."""
+    blur = cv2.GaussianBlur(gray, (0, 0), 1.5 * cell_px)
+    return np.log1p(gray) - np.log1p(blur)
+
+
+def orient_board(
+    gray: np.ndarray, cells_quad: np.ndarray, calibration: BoardCalibration, settings: ReaderSettings = SETTINGS
+) -> tuple[int, float, float]:
+    """Which quarter turn ``k`` brings the board's north up, its border match, and the margin to the next."""
+    c = settings.orient_cell_px
+    size = int(round((SIZE + 2 * calibration.margin_cells) * c))
+    h = _canonical_h(cells_quad, c, calibration.margin_cells)
+    view = _warp(gray, h, size).astype(np.float32)
+    template = calibration.template_gray(c)
+    mask = _ring_mask(c, calibration.margin_cells, settings.ring_cells).astype(bool)
+    t = _normalise_light(template, c)[mask]
+    v_all = _normalise_light(view, c)
+    scores = [_ncc(np.rot90(v_all, k)[mask], t) for k in range(4)]
+    order = np.argsort(scores)[::-1]
+    return int(order[0]), float(scores[order[0]]), float(scores[order[0]] - scores[order[1]])
+
+
+# ----------------------------------------------------------------------------- stage 4: refine, warp
+
+
+def refine_alignment(
+    gray: np.ndarray, h_board: np.ndarray, calibration: BoardCalibration, cell_px: int = 24
+) -> np.ndarray:
+    """Refine an image -> board homography (board at ``cell_px``) on the border ring with ECC."""
+    size = int(round((SIZE + 2 * calibration.margin_cells) * cell_px))
+    view = _warp(gray, h_board, size).astype(np.float32)
+    template = calibration.template_gray(cell_px)
+    mask = _ring_mask(cell_px, calibration.margin_cells, 0.6)
+    # grid lines of the cells help too: the outer cell edges are covered at most by tile edges
+    warp = np.eye(3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(
+            _normalise_light(template, cell_px).astype(np.float32),
+            _normalise_light(view, cell_px).astype(np.float32),
+            warp,
+            cv2.MOTION_HOMOGRAPHY,
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4),
+            mask,
+            3,
+        )
+    except cv2.error:
+        return h_board
+    # view(W x) ~ template(x): board point x is at view point W x, i.e. image point h^-1 W x
+    refined = np.linalg.inv(warp.astype(np.float64)) @ h_board
+    # reject a runaway refinement (more than a third of a cell anywhere)
+    corners = _square(SIZE * cell_px, calibration.margin_cells * cell_px)
+    moved = _apply(warp.astype(np.float64), corners) - corners
+    if np.max(np.linalg.norm(moved, axis=1)) > 0.35 * cell_px:
+        return h_board
+    return refined
+
+
+# --------------------------------------------------------------------------- stage 5: sample, classify
+
+
+def cell_features(board_bgr: np.ndarray, cell_px: int, margin: int, inset: float = SETTINGS.patch_inset) -> list:
+    """A feature vector per cell (row-major) of a rectified board: colour statistics of its centre."""
+    lab = cv2.cvtColor(board_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    d = int(round(inset * cell_px))
+    feats = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            y, x = margin + r * cell_px, margin + c * cell_px
+            patch = lab[y + d : y + cell_px - d, x + d : x + cell_px - d].reshape(-1, 3)
+            q = np.percentile(patch, (10, 50, 90), axis=0)
+            feats.append(np.concatenate([patch.mean(axis=0), patch.std(axis=0), q.ravel()]))
+    return feats
+
+
+def learn_cell_looks(
+    empty_bgr: np.ndarray, known_bgr: np.ndarray, known_grid: Sequence[str], cell_px: int, margin: int
+) -> CellLooks:
+    """Each cell's empty look (empty photo, and the known photo where that cell is empty) and tile looks."""
+    fe = cell_features(empty_bgr, cell_px, margin)
+    fk = cell_features(known_bgr, cell_px, margin)
+    empty: list[list[np.ndarray]] = [[f] for f in fe]
+    tiles: dict[str, list[np.ndarray]] = {t: [] for t in TILE_LETTERS}
+    for i, letter in enumerate("".join(known_grid)):
+        if letter == EMPTY:
+            empty[i].append(fk[i])
+        else:
+            tiles[letter].append(fk[i])
+    allf = np.array(fe + fk)
+    scale = np.maximum(allf.std(axis=0), 1.0)
+    return CellLooks(empty, {t: v for t, v in tiles.items() if v}, scale)
+
+
+def colour_correction(
+    board_bgr: np.ndarray, reference_bgr: np.ndarray, cell_px: int, margin_cells: float
+) -> np.ndarray:
+    """Map a rectified board's colours onto the calibration light, fitted on the border ring (robustly)."""
+    mask = _ring_mask(cell_px, margin_cells, 0.5).astype(bool)
+    x = reference_bgr[mask].astype(np.float64)
+    y = board_bgr[mask].astype(np.float64)
+    out = board_bgr.astype(np.float64)
+    for ch in range(3):
+        xs, ys = x[:, ch], y[:, ch]
+        keep = np.ones(len(xs), bool)
+        g, o = 1.0, 0.0
+        for _ in range(3):
+            a = np.vstack([xs[keep], np.ones(keep.sum())]).T
+            sol, *_ = np.linalg.lstsq(a, ys[keep], rcond=None)
+            g, o = float(sol[0]), float(sol[1])
+            res = np.abs(ys - (g * xs + o))
+            keep = res <= np.percentile(res, 70)
+        g = max(g, 0.2)
+        out[:, :, ch] = (out[:, :, ch] - o) / g
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def classify_cells(feats: Sequence[np.ndarray], looks: CellLooks) -> tuple[list[str], list[float]]:
+    """For each cell: empty (against its own empty look) or the nearest tile type, and a confidence."""
+    letters, confidence = [], []
+    for i, f in enumerate(feats):
+        d_empty = min(float(np.linalg.norm((f - e) / looks.scale)) for e in looks.empty[i])
+        dists = {t: min(float(np.linalg.norm((f - e) / looks.scale)) for e in ex) for t, ex in looks.tiles.items()}
+        dists[EMPTY] = d_empty
+        ranked = sorted(dists.items(), key=lambda kv: kv[1])
+        (best, d1), (_, d2) = ranked[0], ranked[1]
+        letters.append(best)
+        confidence.append(float(np.clip((d2 - d1) / (d2 + 1e-6) * 2.0, 0.0, 1.0)))
+    return letters, confidence
+
+
+# ------------------------------------------------------------------------------------ the whole chain
+
+
+def _sharpness(gray_board: np.ndarray) -> float:
+    return float(np.mean(np.abs(cv2.Laplacian(gray_board.astype(np.float32), cv2.CV_32F))))
+
+
+def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings: ReaderSettings) -> dict | None:
+    """Find the cell area (and, with a calibration, north). Returns the best hypothesis or None."""
+    h, w = work_bgr.shape[:2]
+    f = min(1.0, settings.detect_long_side / max(h, w))
+    detect_bgr = cv2.resize(work_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else work_bgr
+    detect_gray = cv2.cvtColor(detect_bgr, cv2.COLOR_BGR2GRAY)
+    best: dict | None = None
+    for quad in find_board_candidates(detect_bgr, settings):
+        for cells in fit_cell_lattice(detect_gray, quad):
+            if calibration is None:
+                score = _lattice_strength(detect_gray, cells)
+                k, margin = 0, 1.0
+            else:
+                k, score, margin = orient_board(detect_gray, cells, calibration, settings)
+            if best is None or score > best["score"]:
+                best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
+    return best
+
+
+def _lattice_strength(gray: np.ndarray, cells: np.ndarray) -> float:
+    """How clearly a cell area shows all its 7 + 7 grid lines (used to pick the board at calibration)."""
+    c = 16
+    hh = _canonical_h(cells, c, 0.5)
+    size = int(round((SIZE + 1) * c))
+    view = _warp(gray, hh, size).astype(np.float32)
+    inner = slice(c // 2, c // 2 + SIZE * c)
+    gx = np.abs(cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3))[inner, :].mean(axis=0)
+    gy = np.abs(cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3))[:, inner].mean(axis=1)
+    ratios = []
+    for prof in (gx, gy):
+        centres = [
+            prof[int(c * 0.5 + (i + 0.5) * c) - 2 : int(c * 0.5 + (i + 0.5) * c) + 3].mean() for i in range(SIZE)
+        ]
+        for i in range(SIZE + 1):
+            x = int(round(c * 0.5 + i * c))
+            on = prof[x - 1 : x + 2].max()
+            near = [centres[j] for j in (i - 1, i) if 0 <= j < SIZE]
+            ratios.append(min(on / (np.mean(near) + 1.0), 8.0))
+    ratios.sort()
+    return float(np.mean(np.log1p(ratios)) + np.log1p(ratios[1]))
+
+
+def _board_homography(cells: np.ndarray, k: int, cell_px: int, margin_cells: float) -> np.ndarray:
+    """Image -> rectified board in board coordinates (north up) for a cell area found with turn ``k``."""
+    size = (SIZE + 2 * margin_cells) * cell_px
+    return _rotation(k, size) @ _canonical_h(cells, cell_px, margin_cells)
+
+
+def read_board(
+    photo_bgr: np.ndarray, calibration: BoardCalibration, settings: ReaderSettings = SETTINGS
+) -> BoardReading:
+    """Read one photo: the grid in board coordinates, a confidence per cell and where north was."""
+    photo_bgr = _check_photo(photo_bgr)
+    work_bgr, scale = reduce_photo(photo_bgr, settings)
+    work_gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
+    found = _locate(work_bgr, calibration, settings)
+    if found is None or found["score"] < settings.min_border_match:
+        return BoardReading(False, reason="no board found in the photo", border_match=found["score"] if found else 0)
+    if found["margin"] < settings.min_north_margin:
+        return BoardReading(False, reason="board found but its north (corner bonus tile) is not clear")
+    cells, k = found["cells"], found["k"]
+    # cut off? the cell area plus a little border must be inside the photo
+    hh, ww = work_gray.shape
+    h_small = _canonical_h(cells, 1.0, 0.0)
+    ring = _apply(np.linalg.inv(h_small), _square(SIZE + 2 * settings.cut_off_margin, -settings.cut_off_margin))
+    if (ring[:, 0].min() < -1) or (ring[:, 1].min() < -1) or (ring[:, 0].max() > ww) or (ring[:, 1].max() > hh):
+        return BoardReading(False, reason="the board is cut off at the edge of the photo")
+    c = calibration.cell_px
+    h_board = _board_homography(cells, k, 24, calibration.margin_cells)
+    h_board = refine_alignment(work_gray, h_board, calibration, 24)
+    h_board = _scale(c / 24) @ h_board
+    size = int(round((SIZE + 2 * calibration.margin_cells) * c))
+    board_bgr = _warp(work_bgr, h_board, size)
+    board_gray = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY)
+    if calibration.sharpness > 0 and _sharpness(board_gray) < settings.max_blur_ratio * calibration.sharpness:
+        return BoardReading(False, reason="the board is too blurred to read")
+    corrected = colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
+    feats = cell_features(corrected, c, calibration.margin)
+    letters, conf = classify_cells(feats, calibration.looks)
+    grid = ["".join(letters[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
+    confidence = [[round(conf[r * SIZE + col], 3) for col in range(SIZE)] for r in range(SIZE)]
+    low = [(r, col) for r in range(SIZE) for col in range(SIZE) if conf[r * SIZE + col] < settings.low_confidence]
+    m = calibration.margin
+    outline_board = _square(SIZE * c, m)  # NW, NE, SE, SW in board coordinates
+    outline = _apply(np.linalg.inv(h_board), outline_board) / scale
+    return BoardReading(
+        True,
+        grid=grid,
+        confidence=confidence,
+        north=NORTHS[k],
+        low_confidence_cells=low,
+        outline=[(float(x), float(y)) for x, y in outline],
+        border_match=found["score"],
+    )
+
+
+def calibrate_board(
+    empty_bgr: np.ndarray,
+    known_bgr: np.ndarray,
+    known_grid: list[str],
+    side: str,
+    settings: ReaderSettings = SETTINGS,
+) -> BoardCalibration:
+    """Learn a board print from an empty photo and a photo of ``known_grid`` (both with north up)."""
+    if side not in SIDES:
+        raise CalibrationError(f"unknown side {side!r}; sides are {', '.join(SIDES)}")
+    known_grid = _check_grid(known_grid, "known board grid")
+    letters = "".join(known_grid)
+    missing = [t for t in "HSFPR" if letters.count(t) < 2]
+    if missing:
+        raise CalibrationError(
+            f"known board: each of H S F P R must appear at least twice (short: {' '.join(missing)})"
+        )
+    c = settings.cell_px
+    boards = []
+    for what, image in (("empty photo", empty_bgr), ("known photo", known_bgr)):
+        image = _check_photo(image, what)
+        work_bgr, _ = reduce_photo(image, settings)
+        found = _locate(work_bgr, None, settings)
+        if found is None:
+            raise CalibrationError(f"{what}: no board found")
+        h_board = _board_homography(found["cells"], 0, c, settings.margin_cells)
+        size = int(round((SIZE + 2 * settings.margin_cells) * c))
+        boards.append((work_bgr, h_board, _warp(work_bgr, h_board, size)))
+    empty_board, known_board = boards[0][2], boards[1][2]
+    cal = BoardCalibration(side, known_grid, empty_board, known_board, c, settings.margin_cells)
+    # align the known photo's board onto the empty one on the border (same camera, but be safe)
+    work_bgr, h_known, _ = boards[1]
+    gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
+    h24 = _scale(24 / c) @ h_known
+    h24 = refine_alignment(gray, h24, cal, 24)
+    size = int(round((SIZE + 2 * settings.margin_cells) * c))
+    cal.known_bgr = _warp(work_bgr, _scale(c / 24) @ h24, size)
+    cal.sharpness = _sharpness(cv2.cvtColor(empty_board, cv2.COLOR_BGR2GRAY))
+    cal._looks = None
+    return cal
+
+
+# ------------------------------------------------------------------------------------ command line
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vision.board_reader calibrate EMPTY KNOWN KNOWN.json CAL.json | read PHOTO CAL.json``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if len(args) == 5 and args[0] == "calibrate":
+            raw = json.loads(Path(args[3]).read_text(encoding="utf-8"))
+            cal = calibrate_board(load_photo(args[1]), load_photo(args[2]), raw.get("grid"), raw.get("side"))
+            cal.save(args[4])
+            print(f"calibration written to {args[4]}")
+            return 0
+        if len(args) == 3 and args[0] == "read":
+            reading = read_board(load_photo(args[1]), BoardCalibration.load(args[2]))
+            print(json.dumps(reading.to_json()))
+            return 0
+    except (ValueError, OSError, AttributeError) as e:
+        print(f"board_reader: {e}", file=sys.stderr)
+        return 2
+    print(main.__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
