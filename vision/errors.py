@@ -13,3 +13,7 @@ class ImageReadError(VisionError):
 
 class CalibrationError(VisionError):
     """A calibration that cannot be made or used (no board in a calibration photo, wrong file...)."""
+
+
+class PaletteError(VisionError):
+    """A palette file or value that cannot be used (unreadable, malformed, unknown colour...)."""

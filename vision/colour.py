@@ -1,0 +1,299 @@
+"""The colour model: a palette of named colours with reference values in CIELAB (D65, L in 0..100).
+
+A palette is data (``vision/palettes/*.json``)::
+
+    {"name": "shake-that-city", "version": 1, "space": "CIELAB D65",
+     "colours": [{"name": "red", "lab": [44.0, 58.0, 38.0]}, ...]}
+
+A colour may carry several references (``"lab": [[...], [...]]``) when it looks different enough in
+different places. :func:`calibrate_palette` builds a palette from cube colours seen in one photo of a
+pattern the players name, so the model follows the table's light and the camera.
+
+Lighting is normalised per frame by :func:`fit_gains`: per-channel gains in linear RGB (a von Kries
+white balance plus exposure) chosen so the observed cubes sit as close as possible to the palette.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import CalibrationError, PaletteError
+
+PALETTE_DIR = Path(__file__).resolve().parent / "palettes"
+DEFAULT_PALETTE = PALETTE_DIR / "shake-that-city.json"
+
+# sRGB (D65) <-> XYZ
+_M_RGB2XYZ = np.array(
+    [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]]
+)
+_M_XYZ2RGB = np.linalg.inv(_M_RGB2XYZ)
+_WHITE = np.array([0.95047, 1.0, 1.08883])
+
+
+def srgb_to_linear(rgb: np.ndarray) -> np.ndarray:
+    """sRGB in 0..1 to linear RGB."""
+    rgb = np.asarray(rgb, dtype=np.float64)
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(lin: np.ndarray) -> np.ndarray:
+    lin = np.clip(np.asarray(lin, dtype=np.float64), 0.0, None)
+    return np.where(lin <= 0.0031308, lin * 12.92, 1.055 * lin ** (1 / 2.4) - 0.055)
+
+
+def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
+    """Linear RGB (..., 3) to CIELAB (..., 3), D65."""
+    lin = np.clip(np.asarray(lin, dtype=np.float64), 0.0, None)
+    xyz = lin @ _M_RGB2XYZ.T / _WHITE
+    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
+    L = 116 * f[..., 1] - 16
+    a = 500 * (f[..., 0] - f[..., 1])
+    b = 200 * (f[..., 1] - f[..., 2])
+    return np.stack([L, a, b], axis=-1)
+
+
+def lab_to_linear_rgb(lab: np.ndarray) -> np.ndarray:
+    lab = np.asarray(lab, dtype=np.float64)
+    fy = (lab[..., 0] + 16) / 116
+    fx = fy + lab[..., 1] / 500
+    fz = fy - lab[..., 2] / 200
+    f = np.stack([fx, fy, fz], axis=-1)
+    xyz = np.where(f**3 > 216 / 24389, f**3, (116 * f - 16) / (24389 / 27)) * _WHITE
+    return xyz @ _M_XYZ2RGB.T
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """BGR colours in 0..255 (..., 3) to CIELAB."""
+    bgr = np.asarray(bgr, dtype=np.float64)
+    return linear_rgb_to_lab(srgb_to_linear(bgr[..., ::-1] / 255.0))
+
+
+def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
+    """CIELAB (..., 3) to BGR in 0..255 (float, clipped)."""
+    return np.clip(linear_to_srgb(lab_to_linear_rgb(lab))[..., ::-1] * 255.0, 0, 255)
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Named colours, each with one or more CIELAB references, in a fixed order."""
+
+    names: tuple[str, ...]
+    references: tuple[tuple[tuple[float, float, float], ...], ...]
+    name: str = "custom"
+    wild: str | None = None
+    meta: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.names) < 2:
+            raise PaletteError("a palette needs at least two colours")
+        if len(set(self.names)) != len(self.names):
+            raise PaletteError("a palette names each colour once")
+        if len(self.references) != len(self.names) or any(len(r) == 0 for r in self.references):
+            raise PaletteError("every palette colour needs at least one Lab reference")
+
+    @property
+    def ref_lab(self) -> np.ndarray:
+        """All references as an (n, 3) array; :attr:`ref_index` maps each row to its colour."""
+        return np.array([ref for refs in self.references for ref in refs], dtype=np.float64)
+
+    @property
+    def ref_index(self) -> np.ndarray:
+        return np.array([i for i, refs in enumerate(self.references) for _ in refs], dtype=np.int64)
+
+    def to_json(self) -> dict[str, object]:
+        colours = []
+        for n, refs in zip(self.names, self.references, strict=True):
+            lab = [round(v, 2) for v in refs[0]] if len(refs) == 1 else [[round(v, 2) for v in r] for r in refs]
+            colours.append({"name": n, "lab": lab})
+        out: dict[str, object] = {"name": self.name, "version": 1, "space": "CIELAB D65", "colours": colours}
+        if self.wild:
+            out["wild"] = self.wild
+        out.update({k: v for k, v in self.meta.items() if k not in out})
+        return out
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+
+
+def palette_from_json(raw: object, where: str = "palette") -> Palette:
+    """Check and build a palette from its JSON form, with one-line errors naming what is wrong."""
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("colours"), Sequence):
+        raise PaletteError(f'{where}: expected an object with a "colours" list')
+    names: list[str] = []
+    refs: list[tuple[tuple[float, float, float], ...]] = []
+    for i, entry in enumerate(raw["colours"]):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise PaletteError(f'{where}: colour {i}: expected {{"name": ..., "lab": [L, a, b]}}')
+        lab = entry.get("lab")
+        if isinstance(lab, Sequence) and lab and all(isinstance(v, int | float) for v in lab):
+            lab = [lab]
+        ok = isinstance(lab, Sequence) and len(lab) > 0
+        checked: list[tuple[float, float, float]] = []
+        for ref in lab if ok else []:
+            if not (isinstance(ref, Sequence) and len(ref) == 3 and all(isinstance(v, int | float) for v in ref)):
+                ok = False
+                break
+            L, a, b = (float(v) for v in ref)
+            if not (0 <= L <= 100 and -128 <= a <= 128 and -128 <= b <= 128):
+                raise PaletteError(f"{where}: colour {entry['name']!r}: Lab {ref} is out of range")
+            checked.append((L, a, b))
+        if not ok:
+            raise PaletteError(f"{where}: colour {entry['name']!r}: lab must be [L, a, b] or a list of them")
+        names.append(entry["name"])
+        refs.append(tuple(checked))
+    wild = raw.get("wild")
+    if wild is not None and wild not in names:
+        raise PaletteError(f"{where}: wild colour {wild!r} is not in the palette")
+    meta = {k: v for k, v in raw.items() if k not in ("colours", "name", "wild", "version", "space")}
+    return Palette(tuple(names), tuple(refs), name=str(raw.get("name", "custom")), wild=wild, meta=meta)
+
+
+def load_palette(path: str | os.PathLike[str] | None = None) -> Palette:
+    """Load a palette file (the game's six colours when ``path`` is None)."""
+    p = Path(path) if path is not None else DEFAULT_PALETTE
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise PaletteError(f"{p}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise PaletteError(f"{p}: not UTF-8 text") from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PaletteError(f"{p}: not valid JSON: {e.msg} at line {e.lineno}") from None
+    return palette_from_json(raw, str(p))
+
+
+_DEFAULT: Palette | None = None
+
+
+def default_palette() -> Palette:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_palette(None)
+    return _DEFAULT
+
+
+# ---------------------------------------------------------------- lighting normalisation
+
+
+def fit_gains(
+    observed_lin: np.ndarray,
+    palette: Palette,
+    *,
+    iterations: int = 6,
+    prior_weight: float = 0.3,
+    max_log_gain: float = 0.7,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel gains (linear RGB) bringing the observed cubes closest to the palette.
+
+    ``observed_lin`` is (n, 3) linear RGB. Alternates between assigning each cube its nearest palette
+    colour (in Lab) and solving the gains by least squares in log space, from a few starting lights
+    (neutral, warm, cool); keeps the fit with the smallest total Lab error. Returns (gains, lab) where
+    ``lab`` holds the corrected observations.
+    """
+    obs = np.clip(np.asarray(observed_lin, dtype=np.float64), 1e-4, None)
+    ref_lab = palette.ref_lab
+    ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
+    starts = [np.zeros(3)]
+    # Starting points: the exposure that maps the observations' median brightness to the palette's,
+    # under neutral, warm and cool light.
+    for tint in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)):
+        starts.append(np.array(tint))
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    lum_ref = float(np.median(ref_lin @ _M_RGB2XYZ[1]))
+    for start in starts:
+        g0 = np.exp(start)
+        # exposure from the median luminance
+        lum_obs = float(np.median((obs * g0) @ _M_RGB2XYZ[1]))
+        g0 = g0 * lum_ref / max(lum_obs, 1e-6)
+        g = g0.copy()
+        lam = prior_weight * float((obs**2).sum(0).mean())
+        for _ in range(iterations):
+            lab = linear_rgb_to_lab(obs * g)
+            d2 = ((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1)
+            target = ref_lin[d2.argmin(1)]
+            # least squares per channel in linear RGB, pulled gently towards the starting light
+            g_new = ((obs * target).sum(0) + lam * g0) / ((obs**2).sum(0) + lam)
+            g_new = np.clip(g_new, g0 * np.exp(-max_log_gain), g0 * np.exp(max_log_gain))
+            done = np.allclose(g_new, g, rtol=1e-3)
+            g = g_new
+            if done:
+                break
+        lab = linear_rgb_to_lab(obs * g)
+        d2 = ((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1)
+        # the error, plus a small cost for strong colour casts (prefers the plainer explanation)
+        cast = np.log(g) - np.log(g).mean()
+        err = float(np.sqrt(d2.min(1)).sum()) + 4.0 * float(np.abs(cast).sum())
+        if best is None or err < best[0]:
+            best = (err, g, lab)
+    assert best is not None
+    return best[1], best[2]
+
+
+@dataclass(frozen=True)
+class ColourMatch:
+    name: str
+    confidence: float
+    distance: float
+    lab: tuple[float, float, float]
+
+
+def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
+    """Nearest palette colour for each Lab row, with a confidence from the margin to the runner-up."""
+    lab = np.atleast_2d(np.asarray(lab, dtype=np.float64))
+    ref_lab = palette.ref_lab
+    idx = palette.ref_index
+    d = np.sqrt(((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1))
+    n = len(palette.names)
+    per_colour = np.full((len(lab), n), np.inf)
+    for k in range(n):
+        per_colour[:, k] = d[:, idx == k].min(1)
+    order = np.argsort(per_colour, axis=1)
+    out = []
+    for i in range(len(lab)):
+        d1 = per_colour[i, order[i, 0]]
+        d2 = per_colour[i, order[i, 1]]
+        # 0.5 when equidistant, towards 1 as the runner-up moves away
+        conf = float(d2 / (d1 + d2 + 1e-9))
+        out.append(ColourMatch(palette.names[order[i, 0]], round(conf, 3), float(d1), tuple(lab[i].tolist())))
+    return out
+
+
+def calibrate_palette(
+    observed_lab: Sequence[Sequence[float]],
+    names: Sequence[str],
+    base: Palette,
+    *,
+    keep_base: bool = True,
+) -> Palette:
+    """A palette adapted to one photo: each named colour's reference becomes the mean of its cubes there.
+
+    ``observed_lab`` holds the Lab colours of the cubes (already white-balanced or not: calibration
+    captures the light as it is), ``names`` the colour the players say each cube is. Colours absent
+    from the photo keep the base palette's references. With ``keep_base`` the base reference is
+    kept as a second reference too.
+    """
+    obs = np.asarray(observed_lab, dtype=np.float64)
+    if obs.ndim != 2 or obs.shape[1] != 3 or len(obs) != len(names):
+        raise CalibrationError("calibration: one Lab colour per named cube is needed")
+    unknown = sorted(set(names) - set(base.names))
+    if unknown:
+        raise CalibrationError(f"calibration: unknown colour {unknown[0]!r}; colours are {', '.join(base.names)}")
+    refs = []
+    for n, base_refs in zip(base.names, base.references, strict=True):
+        mask = np.array([x == n for x in names])
+        if mask.any():
+            mean = tuple(float(v) for v in obs[mask].mean(0))
+            refs.append((mean, *base_refs) if keep_base else (mean,))
+        else:
+            refs.append(base_refs)
+    meta = dict(base.meta)
+    meta["calibrated"] = True
+    return Palette(base.names, tuple(refs), name=base.name, wild=base.wild, meta=meta)
