@@ -81,6 +81,12 @@ def parse_construction_tiles(raw: Any, size: int) -> tuple[ConstructionTile, ...
     cells = [t.cell for t in tiles]
     if len(set(cells)) != len(cells):
         raise BoardFormatError("construction: two tiles on the same cell")
+    expected = len(construction_catalogue()["tiles"])
+    if len(tiles) != expected:
+        raise BoardFormatError(f"construction: {expected} tiles are laid, got {len(tiles)}")
+    on_one_diagonal = len({r - c for r, c in cells}) == 1 or len({r + c for r, c in cells}) == 1
+    if not on_one_diagonal:
+        raise BoardFormatError(f"construction: the tiles must lie on one diagonal, got cells {cells}")
     return tuple(tiles)
 
 

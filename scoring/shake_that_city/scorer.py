@@ -6,9 +6,11 @@ Each category follows the rules page 'End of game scoring' word for word; the va
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import BoardFormatError
 from ..grid import groups, neighbour_table, reachable
 from . import readings
 from .board import CONSTRUCTION_VARIANT, FAMILY, SOLO, WILD_NIGHTS, Board
@@ -82,15 +84,26 @@ def building_points(grid: str, side: BoardSide) -> dict[str, int]:
     return {"road": len(roads), "park": park, "factory": factory, "shop": shop, "home": home}
 
 
-def score_board(board: Board) -> Score:
-    """Score one board with its variants and bonus tiles."""
+def score_board(board: Board, bonus_overrides: Mapping[str, bool] | None = None) -> Score:
+    """Score one board with its variants and bonus tiles.
+
+    The engine's verdict on a bonus tile is a suggestion while the tile texts are provisional: a
+    player may confirm or deny a flip by hand, given as ``bonus_overrides`` (tile name -> flipped).
+    """
     side = board_side(board.side)
     grid = board.grid
     comp = components()
     points = building_points(grid, side)
-    flipped = tuple(b.name for b in board.bonus if b.is_met(grid, side.size))
+    overrides = bonus_overrides or {}
+    unknown = set(overrides) - {b.name for b in board.bonus}
+    if unknown:
+        raise BoardFormatError(
+            f"bonus override for {', '.join(sorted(unknown))}: no such bonus tile in play; "
+            f"tiles are {', '.join(b.name for b in board.bonus) or 'none'}"
+        )
+    flipped = tuple(b.name for b in board.bonus if overrides.get(b.name, b.is_met(grid, side.size)))
+    notes = [f"bonus tile {name} {'flipped' if v else 'not flipped'} by hand" for name, v in overrides.items()]
     points["bonus"] = comp.bonus_points * len(flipped)
-    notes = []
     if FAMILY in board.variants:
         for k in ("road", "park", "factory", "shop", "home"):
             points[k] = 0

@@ -251,23 +251,26 @@ def test_a_colour_that_fits_nowhere_must_be_exchanged_for_one_that_fits() -> Non
 
 # ------------------------------------------------------------------------------------ construction tiles
 
+TILES = [
+    {"name": "park-factory", "cell": [1, 1], "types": ["P", "F"]},
+    {"name": "home-shop", "cell": [2, 2], "types": ["H", "S"]},
+    {"name": "park-road", "cell": [3, 3], "types": ["P", "R"]},
+    {"name": "park-shop", "cell": [4, 4], "types": ["P", "S"]},
+]
+
 
 def test_construction_tile_leaves_as_soon_as_its_types_are_adjacent_anywhere() -> None:
-    tiles = [
-        {"name": "home-shop", "cell": [2, 2], "types": ["H", "S"]},
-        {"name": "park-road", "cell": [3, 3], "types": ["P", "R"]},
-    ]
-    g = game(["Ann"], ("construction",), construction=tiles)
+    g = game(["Ann"], ("construction",), construction=TILES)
     assert g.state.players[0].grid[2 * 6 + 2] == "C"
     g.apply(Shake(pat("rbk/kkk/gyg")))
     g.apply(Place("Ann", "blue", False, 5, 4))  # S at (5,5): no home next to it yet
-    assert g.state.players[0].grid.count("C") == 2
+    assert g.state.players[0].grid.count("C") == 4
     g.apply(NextRound())
     g.apply(Shake(pat("rbk/kkk/gyg")))
     g.apply(Place("Ann", "red", False, 4, 5))  # H at (4,5), next to S (5,5), far from the tile at (2,2)
     p = g.state.players[0]
     assert p.grid[2 * 6 + 2] == "."
-    assert [t.name for t in p.construction] == ["park-road"]
+    assert [t.name for t in p.construction] == ["park-factory", "park-road", "park-shop"]
     assert g.state.removed == (("Ann", "home-shop"),)
     # the freed cell is usable again
     g.apply(NextRound())
@@ -276,11 +279,30 @@ def test_construction_tile_leaves_as_soon_as_its_types_are_adjacent_anywhere() -
 
 
 def test_construction_tile_is_not_removed_by_two_tiles_of_one_of_its_types() -> None:
-    tiles = [{"name": "home-shop", "cell": [2, 2], "types": ["H", "S"]}]
-    g = game(["Ann"], ("construction",), construction=tiles)
+    g = game(["Ann"], ("construction",), construction=TILES)
     g.apply(Shake(pat("rrk/kkk/gyg")))
     g.apply(Place("Ann", "red", False, 0, 0))
-    assert g.state.players[0].grid.count("C") == 1
+    assert g.state.players[0].grid.count("C") == 4
+
+
+@pytest.mark.parametrize(
+    ("tiles", "message"),
+    [
+        (TILES[:3], "4 tiles are laid, got 3"),
+        ([*TILES[:3], {"cell": [5, 0], "types": ["H", "S"]}], "must lie on one diagonal"),
+        ([*TILES[:3], {"cell": [3, 3], "types": ["H", "S"]}], "two tiles on the same cell"),
+        ([*TILES[:3], {"cell": [4, 4], "types": ["H", "X"]}], "expected two of H S F P R"),
+    ],
+)
+def test_construction_layouts_are_checked(tiles: list, message: str) -> None:
+    with pytest.raises(BoardFormatError, match=message):
+        Setup.create(["Ann"], "inland", ["construction"], construction=tiles)
+
+
+def test_construction_tiles_on_the_other_diagonal_are_accepted() -> None:
+    tiles = [{**t, "cell": [t["cell"][0], 5 - t["cell"][1]]} for t in TILES]
+    g = game(["Ann"], ("construction",), construction=tiles)
+    assert [g.state.players[0].grid[r * 6 + 5 - r] for r in (1, 2, 3, 4)] == ["C"] * 4
 
 
 # -------------------------------------------------------------------------------------------- shaker

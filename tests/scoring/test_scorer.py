@@ -445,3 +445,21 @@ def test_solo_with_a_construction_tile_left_is_not_won() -> None:
 def test_bad_boards_are_refused_with_where(raw: dict, message: str) -> None:
     with pytest.raises(BoardFormatError, match=message.replace("[", r"\[").replace("]", r"\]")):
         parse_board(raw)
+
+
+def test_a_player_may_confirm_or_deny_a_bonus_flip_by_hand() -> None:
+    from scoring.shake_that_city.scorer import score_board
+
+    raw = {
+        "side": "inland",
+        "grid": [r.strip() for r in BOARD.strip().splitlines()],
+        "bonus": [CORNER_FULL, HOMES_IN_COL_1],
+    }
+    board = parse_board(raw)
+    assert score_board(board).bonus_flipped == ()
+    by_hand = score_board(board, {"corner": True})
+    assert by_hand.bonus_flipped == ("corner",)
+    assert by_hand.total == score_board(board).total + 3
+    assert "bonus tile corner flipped by hand" in by_hand.notes
+    with pytest.raises(BoardFormatError, match="no such bonus tile in play"):
+        score_board(board, {"west-9": True})
