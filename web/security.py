@@ -1,0 +1,86 @@
+"""The table PIN and CSRF: who may change the game.
+
+A write carries the PIN as the header ``X-Table-Pin`` (scripts), or comes from a page whose session
+joined with the PIN; a page's writes also carry the session's CSRF token (header ``X-CSRF-Token`` or
+form field ``csrf_token``), so another site cannot write through a joined phone's cookie.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from flask import current_app, jsonify, request, session
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PIN_HEADER = "X-Table-Pin"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def new_pin() -> str:
+    """A six-digit join PIN."""
+    return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def pin_token(pin: str) -> str:
+    """What a joined session remembers: a digest of the PIN, so a new PIN logs every phone out."""
+    key = current_app.secret_key
+    assert key is not None
+    return hmac.new(key if isinstance(key, bytes) else key.encode(), pin.encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, made on first use."""
+    token = session.get("csrf")
+    if not token:
+        token = secrets.token_urlsafe(24)
+        session["csrf"] = token
+    return token
+
+
+def joined() -> bool:
+    """Whether this page's session joined the table with the current PIN."""
+    saved = session.get("table")
+    return bool(saved) and hmac.compare_digest(str(saved), pin_token(current_app.config["TABLE_PIN"]))
+
+
+def join(pin: str) -> bool:
+    if not hmac.compare_digest(pin.strip(), current_app.config["TABLE_PIN"]):
+        return False
+    session["table"] = pin_token(current_app.config["TABLE_PIN"])
+    csrf_token()
+    return True
+
+
+def write_refusal() -> str | None:
+    """``None`` if this request may change the game, otherwise the reason it may not."""
+    header = request.headers.get(PIN_HEADER)
+    if header is not None:
+        if hmac.compare_digest(header.strip(), current_app.config["TABLE_PIN"]):
+            return None
+        return "wrong table PIN"
+    if not joined():
+        return f"this needs the table PIN: join the table with it, or send the {PIN_HEADER} header"
+    sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token") or ""
+    expected = session.get("csrf") or ""
+    if not sent or not expected or not hmac.compare_digest(sent, expected):
+        return "missing or wrong CSRF token: reload the page"
+    return None
+
+
+def needs_pin(view: F) -> F:
+    """Refuse a write with 403 (and change nothing) unless it carries the PIN or a joined session."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        reason = write_refusal()
+        if reason is not None:
+            return jsonify(error=reason), 403
+        return view(*args, **kwargs)
+
+    return wrapped  # type: ignore[return-value]
