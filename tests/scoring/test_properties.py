@@ -105,3 +105,25 @@ def test_family_total_is_bonus_only(grid: list[str], side: str) -> None:
     bonus = [{"name": "c", "condition": "count", "type": "H", "n": 1, "cells": [[0, 0], [0, 1]]}]
     s = score_board(parse_board({"side": side, "grid": grid, "variants": ["family"], "bonus": bonus}))
     assert s.total == s.breakdown["bonus"] or (s.total == 0 and s.construction_left)
+
+
+colours = st.sampled_from(["red", "blue", "black", "green", "gray", "white"])
+patterns = st.lists(colours, min_size=9, max_size=9)
+
+
+@given(grid=st.lists(st.text(st.sampled_from("H.C"), min_size=6, max_size=6), min_size=6, max_size=6), cubes=patterns)
+def test_legal_anchors_are_exactly_the_translations_onto_empty_cells(grid: list[str], cubes: list[str]) -> None:
+    from scoring.shake_that_city.pattern import Pattern
+    from scoring.shake_that_city.placement import legal_anchors
+
+    pattern = Pattern.parse([cubes[0:3], cubes[3:6], cubes[6:9]])
+    flat = "".join(grid)
+    for colour in pattern.colours_present():
+        for wilds in (False, True):
+            shape = pattern.shape(colour, wilds)
+            anchors = set(legal_anchors(flat, 6, shape))
+            for r in range(-3, 7):
+                for c in range(-3, 7):
+                    cells = [(r + dr, c + dc) for dr, dc in shape]
+                    fits = all(0 <= x < 6 and 0 <= y < 6 and grid[x][y] == "." for x, y in cells)
+                    assert ((r, c) in anchors) == fits
