@@ -44,6 +44,14 @@ SETUP_KEYS = {"players", "side", "variants", "bonus_order", "bonus", "constructi
 # ----------------------------------------------------------------------------------------- helpers
 
 
+@bp.after_request
+def refresh_devices(response: Response) -> Response:
+    """After a change made from a page, show it on the round tracker (outside the store's lock)."""
+    if request.method in ("POST", "PUT") and response.status_code < 400 and request.endpoint != "api.press":
+        get_table().refresh_devices()
+    return response
+
+
 @bp.errorhandler(StaleRequest)
 def stale(e: StaleRequest) -> Any:
     return jsonify(error=str(e)), 409
@@ -200,7 +208,7 @@ def shake() -> Any:
         from .devices import read_shaker_photo
 
         record = table.store.current()
-        reading = read_shaker_photo(frame_bgr)
+        reading = read_shaker_photo(frame_bgr, record.game.state.shaker())
         if not reading.valid:
             raise IllegalAction(f"shake again: {reading.reason or 'no complete 3 x 3 pattern in the photo'}")
         table.store.apply(Shake(Pattern.parse(reading.pattern)), expect_seq(request.form.to_dict()))
@@ -403,12 +411,7 @@ def camera_jpg() -> Any:
 
 @bp.get("/device")
 def device() -> Any:
-    table = get_table()
-    return jsonify(
-        camera=table.camera_kind if table.camera is not None else None,
-        tracker=table.tracker_snapshot(),
-        note=table.device_note,
-    )
+    return jsonify(get_table().device_snapshot())
 
 
 TRACKER_BUTTONS = ("next_round", "rescan", "undo")

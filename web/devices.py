@@ -1,7 +1,10 @@
-"""Wiring the table to ``device/`` (cameras, round tracker, table loop) and ``vision/``, imported lazily.
+"""Wiring the table to ``device/`` (camera, round tracker, table loop) and ``vision/``, imported lazily.
 
 The web layer runs without them (patterns entered on the page); each missing part is reported in
 ``table.device_note`` and shown on the page, never a crash.
+
+Lock order: the table loop holds its own lock while it calls the store; so the web layer never calls
+the loop while holding the store's lock (:meth:`Table.refresh_devices` runs after the store returns).
 """
 
 from __future__ import annotations
@@ -14,51 +17,63 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 
-def attach(table: Table, camera: str = "none", pins: str = "none") -> None:
-    """Open the configured camera and pins and start the table loop over the store's actions."""
-    notes = []
-    if camera != "none":
-        try:
-            from device.cameras import open_camera
+class ReaderMissing(ValueError):
+    """A vision reader the request needs is not installed."""
 
-            table.camera = open_camera(camera)
-            table.camera_kind = camera
-            notes.append(f"camera: {camera}")
-        except Exception as e:  # missing package, no such camera: serve without it, and say so
-            log.warning("camera %s not available: %s", camera, e)
-            notes.append(f"camera {camera} not available ({e})")
+
+def _one_line(e: BaseException) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def attach(table: Table, camera: str = "none", pins: str = "none") -> None:
+    """Open the configured camera and pins and run the table loop over the store's actions."""
+    notes = []
     if pins != "none":
         try:
             from device.tracker import RoundTracker
 
-            table.tracker = RoundTracker(pins=pins) if pins else RoundTracker()
-            notes.append(f"round tracker on {pins} pins")
-        except Exception as e:
+            table.tracker = RoundTracker.from_kind(None if pins == "auto" else pins)
+            notes.append(f"round tracker on {table.tracker.snapshot()['pins']}")
+        except Exception as e:  # missing package, no such pin factory: serve without it, and say so
             log.warning("round tracker (%s pins) not available: %s", pins, e)
-            notes.append(f"round tracker not available ({e})")
+            notes.append(f"round tracker not available ({_one_line(e)})")
+    if camera != "none":
+        try:
+            from device.cameras import open_camera
+
+            table.camera = open_camera(None if camera == "auto" else camera, contents=table.shaker_contents)
+            table.camera_kind = getattr(table.camera, "kind", camera)
+            notes.append(f"camera: {table.camera.describe()}")
+        except Exception as e:
+            log.warning("camera %s not available: %s", camera, e)
+            notes.append(f"camera {camera} not available ({_one_line(e)})")
+    reader = None
+    if table.camera is not None:
+        try:
+            from vision.shaker_live import LiveShakerReader
+
+            reader = LiveShakerReader()
+        except Exception as e:
+            log.warning("live shaker reader not available: %s", e)
+            notes.append(f"live shaker reader not available ({_one_line(e)}): enter patterns on the page")
     if table.camera is not None or table.tracker is not None:
         try:
             from device.table import TableLoop
 
-            table.loop = TableLoop(table.actions, camera=table.camera, tracker=table.tracker)
-            table.loop.add_listener(table.device_event)
+            table.loop = TableLoop(table.camera, reader, table.actions, table.tracker, listeners=[table.device_event])
             table.loop.start()
             notes.append("table loop running")
         except Exception as e:
             log.warning("table loop not available: %s", e)
-            notes.append(f"table loop not available ({e})")
+            notes.append(f"table loop not available ({_one_line(e)})")
     if notes:
         table.device_note = "; ".join(notes)
 
 
-def read_shaker_photo(frame_bgr: Any) -> Any:
-    """The shaker reader on one frame (``vision.shaker.read_shaker``)."""
+def read_shaker_photo(frame_bgr: Any, shaker: dict[str, int] | None = None) -> Any:
+    """The shaker reader on one frame (``vision.shaker.read_shaker``), checked against the shaker."""
     try:
         from vision.shaker import read_shaker
     except ImportError as e:
         raise ReaderMissing(f"the shaker reader is not installed ({e}): enter the pattern on the page") from None
-    return read_shaker(frame_bgr)
-
-
-class ReaderMissing(ValueError):
-    """A vision reader the request needs is not installed."""
+    return read_shaker(frame_bgr, shaker=shaker)

@@ -32,8 +32,9 @@ class StoreTableActions:
         record = self.store.current_or_none()
         return record.game.state if record is not None else None
 
-    def shake(self, pattern: Pattern) -> GameState:
-        return self.store.apply(Shake(pattern)).game.state
+    def shake(self, pattern: Pattern | list[list[str]]) -> GameState:
+        parsed = pattern if isinstance(pattern, Pattern) else Pattern.parse(pattern)
+        return self.store.apply(Shake(parsed)).game.state
 
     def next_round(self) -> GameState:
         return self.store.apply(NextRound()).game.state
@@ -62,26 +63,53 @@ class Table:
         self.actions = StoreTableActions(self.store)
 
     def _changed(self, record: GameRecord, event: dict[str, Any]) -> None:
-        """Called by the store after each commit, under its lock, so events go out in log order."""
+        """Called by the store after each commit, under its lock, so events go out in log order.
+
+        Only the broadcaster is touched here (its lock is a leaf): the devices are refreshed by the
+        caller after the store returns, see :meth:`refresh_devices`.
+        """
         view = convert.game_view(record)
         self.events.publish("game", {**event, "game": view}, event_id=record.seq)
-        if self.tracker is not None:
-            try:
-                self.tracker.show(record.game.state)
-            except Exception:  # a tracker fault must never lose or block a committed action
-                log.exception("round tracker failed to show the state")
-            else:
-                self.events.publish("tracker", self.tracker_snapshot())
+
+    def refresh_devices(self) -> None:
+        """Show the game as it now stands on the LEDs, after a change made from the page."""
+        try:
+            if self.loop is not None:
+                self.loop.refresh()
+            elif self.tracker is not None:
+                self.tracker.show(self.actions.state())
+                self.events.publish("device", {"type": "leds", **self.tracker.snapshot()})
+        except Exception:  # a tracker fault must never undo or block a committed action
+            log.exception("refreshing the round tracker failed")
+
+    def shaker_contents(self) -> dict[str, int]:
+        """What the shaker holds now (the simulated camera draws its patterns from it)."""
+        state = self.actions.state()
+        if state is None:
+            from scoring.shake_that_city.catalogue import components
+
+            return dict(components().cubes)
+        return state.shaker()
 
     def device_event(self, event: dict[str, Any]) -> None:
         """A listener for the device loop: its events go to every page."""
         self.events.publish("device", dict(event))
 
     def tracker_snapshot(self) -> dict[str, Any] | None:
-        if self.tracker is None:
-            return None
-        snap = self.tracker.snapshot()
-        return dict(snap) if isinstance(snap, dict) else {"leds": snap}
+        return dict(self.tracker.snapshot()) if self.tracker is not None else None
+
+    def device_snapshot(self) -> dict[str, Any]:
+        """Camera, LEDs and the loop's last news, for a page's first load."""
+        out: dict[str, Any] = {
+            "camera": self.camera_kind if self.camera is not None else None,
+            "tracker": self.tracker_snapshot(),
+            "note": self.device_note,
+        }
+        if self.loop is not None:
+            snap = self.loop.snapshot()
+            out["camera_status"] = snap.get("camera")
+            out["trouble"] = snap.get("trouble")
+        return out
 
     def current_view(self) -> dict[str, Any] | None:
         try:
@@ -92,7 +120,7 @@ class Table:
     def close(self) -> None:
         self.events.close_all()
         for part in (self.loop, self.camera, self.tracker):
-            closer = getattr(part, "close", None) or getattr(part, "stop", None)
+            closer = getattr(part, "stop", None) if part is not self.tracker else getattr(part, "close", None)
             if closer is not None:
                 try:
                     closer()
