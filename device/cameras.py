@@ -495,7 +495,7 @@ class SimulatedCamera(GrabbingCamera):
         self.knocked_out_every = knocked_out_every
         self.outages = tuple(outages)
         self._t0: float | None = None
-        self._shakes: list[tuple[RawPattern, bool]] = []
+        self._shakes: list[tuple[RawPattern, bool, int]] = []
         self._rendered: dict[tuple[int, str], np.ndarray] = {}
         self._lock = threading.Lock()
 
@@ -517,8 +517,9 @@ class SimulatedCamera(GrabbingCamera):
         phase = "covered" if elapsed - shake * cycle < self.covered_s else "lifted"
         return Scene(shake, phase)
 
-    def shake(self, n: int) -> tuple[RawPattern, bool]:
-        """Shake number ``n``: its pattern and whether a cube is knocked out (drawn once, in order)."""
+    def shake(self, n: int) -> tuple[RawPattern, bool, int]:
+        """Shake number ``n``: its pattern, whether a cube is knocked out, and its scene's seed (drawn once,
+        in order, so the same ``rng`` always gives the same shakes)."""
         with self._lock:
             while len(self._shakes) <= n:
                 k = len(self._shakes)
@@ -527,25 +528,27 @@ class SimulatedCamera(GrabbingCamera):
                 else:
                     pattern = random_pattern(self.rng, self.contents())
                 knocked = bool(self.knocked_out_every) and (k + 1) % self.knocked_out_every == 0
-                self._shakes.append((pattern, knocked))
+                self._shakes.append((pattern, knocked, self.rng.getrandbits(32)))
             return self._shakes[n]
 
     def render(self, scene: Scene) -> np.ndarray:
-        """The frame for ``scene`` (rendered once and reused: a still table looks the same)."""
+        """The frame for ``scene``, rendered once and reused (a still table looks the same). The covered
+        and the lifted frames of one shake share the table, the light and the camera."""
         key = (scene.shake, scene.phase)
-        if key in self._rendered:
-            return self._rendered[key]
+        frame_bgr = self._rendered.get(key)
+        if frame_bgr is not None:
+            return frame_bgr
         from vision.shaker_scene import render_shake
 
-        pattern, knocked = self.shake(scene.shake)
-        scene_rng = random.Random(self.rng.random())
+        pattern, knocked, seed = self.shake(scene.shake)
+        size = {"width": self.width, "height": self.height}
         if scene.phase == "covered":
-            frame_bgr, _truth = render_shake(None, scene_rng, width=self.width, height=self.height)
-            frame_bgr = draw_box(frame_bgr)
+            try:
+                frame_bgr, _truth = render_shake(pattern, random.Random(seed), covered=True, **size)
+            except TypeError:  # a generator without the covered option: draw the box ourselves
+                frame_bgr = draw_box(render_shake(None, random.Random(seed), **size)[0])
         else:
-            frame_bgr, _truth = render_shake(
-                pattern, scene_rng, width=self.width, height=self.height, knocked_out=knocked
-            )
+            frame_bgr, _truth = render_shake(pattern, random.Random(seed), knocked_out=knocked, **size)
         self._rendered = {k: v for k, v in self._rendered.items() if k[0] >= scene.shake - 1}
         self._rendered[key] = frame_bgr
         return frame_bgr
