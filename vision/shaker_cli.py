@@ -1,0 +1,358 @@
+"""``shakecity read-shaker``, ``eval-shaker``, ``bench-shaker`` and ``make-shaker-set``.
+
+Contracts in ``shared/rules/data-formats.md``: ``read-shaker IMAGE... --json`` prints one JSON object
+(one line per image, with ``"image"``, when several); an unreadable image is a one-line error on
+standard error and a non-zero exit when alone, an ``"error"`` key in its line when among several.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from .colour import Palette, bgr_to_lab, calibrate_palette, default_palette, load_palette
+from .errors import VisionError
+from .image_io import read_image
+from .shaker import ROTATIONS, ShakerReading, draw_reading, read_shaker
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(Exception):
+    """Bad input for a command: printed as one line on standard error."""
+
+
+def _palette(args: argparse.Namespace) -> Palette:
+    if getattr(args, "palette", None):
+        try:
+            return load_palette(args.palette)
+        except VisionError as e:
+            raise InputError(f"--palette: {e}") from None
+    return default_palette()
+
+
+def _parse_pattern(text: str) -> list[list[str]]:
+    raw: Any
+    if text.lstrip().startswith("["):
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(f"--pattern: not valid JSON: {e.msg}") from None
+    else:
+        raw = [row.split(",") for row in text.strip().split("/")]
+    if not (
+        isinstance(raw, list)
+        and len(raw) == 3
+        and all(isinstance(r, list) and len(r) == 3 and all(isinstance(c, str) for c in r) for r in raw)
+    ):
+        raise InputError('--pattern: expected 3 rows of 3 colours, e.g. "red,blue,black/green,gray,red/..."')
+    return [[c.strip() for c in r] for r in raw]
+
+
+def calibrate(image: str, pattern: list[list[str]], base: Palette, rotation: int = 0) -> Palette:
+    """A palette adapted to the light and camera of one photo of a known pattern."""
+    frame_bgr = read_image(image)
+    reading = read_shaker(frame_bgr, base, rotation)
+    if reading.grid_corners is None or any(c.colour is None for c in reading.cubes):
+        raise InputError(f"{image}: no complete 3 x 3 grid found to calibrate on ({reading.reason})")
+    names = [pattern[r][c] for r in range(3) for c in range(3)]
+    # the cubes are in image order; the named pattern is after rotation: turn the names back
+    from .shaker import _rotate
+
+    unrotated = _rotate([names[0:3], names[3:6], names[6:9]], (360 - rotation) % 360)
+    flat = [unrotated[cube.row][cube.col] for cube in reading.cubes]
+    labs = [bgr_to_lab(_sample_bgr(frame_bgr, cube.xy)) for cube in reading.cubes]
+    try:
+        return calibrate_palette(labs, flat, base)
+    except VisionError as e:
+        raise InputError(str(e)) from None
+
+
+def _sample_bgr(frame_bgr: Any, xy: tuple[float, float]) -> Any:
+    x, y = int(round(xy[0])), int(round(xy[1]))
+    patch = frame_bgr[max(0, y - 2) : y + 3, max(0, x - 2) : x + 3].reshape(-1, 3)
+    return patch.mean(0)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    rotation = args.rotate
+    try:
+        palette = _palette(args)
+        if args.calibrate:
+            image, pattern = args.calibrate
+            palette = calibrate(image, _parse_pattern(pattern), palette, rotation)
+            if args.save_palette:
+                palette.save(args.save_palette)
+    except (InputError, VisionError) as e:
+        print(f"shakecity read-shaker: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    several = len(args.images) > 1
+    status = 0
+    for path in args.images:
+        try:
+            frame_bgr = read_image(path)
+        except VisionError as e:
+            if not several:
+                print(f"shakecity read-shaker: {e}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            print(json.dumps({"image": path, "valid": False, "pattern": None, "error": str(e)}))
+            status = 1
+            continue
+        reading = read_shaker(frame_bgr, palette, rotation)
+        if args.debug and not several:
+            cv2.imwrite(args.debug, draw_reading(frame_bgr, reading))
+        out = reading.to_json()
+        if several:
+            out = {"image": path, **out}
+        if args.json or several:
+            print(json.dumps(out))
+        else:
+            print(_describe(reading))
+    return status
+
+
+def _describe(reading: ShakerReading) -> str:
+    if not reading.valid or reading.pattern is None:
+        return f"no pattern: {reading.reason}"
+    width = max(len(c) for row in reading.pattern for c in row)
+    return "\n".join("  ".join(f"{c:<{width}}" for c in row) for row in reading.pattern)
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dict[str, Any]:
+    """Read every image of a labelled folder and measure the reader against ``truth.json``."""
+    truth_path = folder / "truth.json"
+    try:
+        truth = json.loads(truth_path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(f"{truth_path}: cannot read: {e.strerror or e}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InputError(f"{truth_path}: not valid JSON") from None
+    if not isinstance(truth, dict) or not truth:
+        raise InputError(f"{truth_path}: expected an object mapping image names to their truth")
+    names = sorted(truth)[:limit] if limit else sorted(truth)
+    cubes = cubes_ok = 0
+    patterns = patterns_ok = 0
+    complete = false_refusals = 0
+    incomplete = refused = 0
+    confusion: Counter[tuple[str, str]] = Counter()
+    misread: list[str] = []
+    times = []
+    for name in names:
+        t = truth[name]
+        if not isinstance(t, dict) or "valid" not in t:
+            raise InputError(f"{truth_path}: {name}: expected {{'valid': ..., 'pattern': ...}}")
+        try:
+            frame_bgr = read_image(folder / name)
+        except VisionError as e:
+            misread.append(f"{name}: {e}")
+            continue
+        t0 = time.perf_counter()
+        reading = read_shaker(frame_bgr, palette)
+        times.append(time.perf_counter() - t0)
+        if t["valid"]:
+            complete += 1
+            if not reading.valid or reading.pattern is None:
+                false_refusals += 1
+                misread.append(f"{name}: refused a complete pattern ({reading.reason})")
+                continue
+            patterns += 1
+            bad = 0
+            for r in range(3):
+                for c in range(3):
+                    want, got = t["pattern"][r][c], reading.pattern[r][c]
+                    confusion[(want, got)] += 1
+                    cubes += 1
+                    if want == got:
+                        cubes_ok += 1
+                    else:
+                        bad += 1
+            if bad:
+                misread.append(f"{name}: {bad} cube(s) misread: {json.dumps(reading.pattern)}")
+            else:
+                patterns_ok += 1
+        else:
+            incomplete += 1
+            if not reading.valid:
+                refused += 1
+            else:
+                misread.append(f"{name}: accepted an incomplete pattern as {json.dumps(reading.pattern)}")
+    return {
+        "images": len(names),
+        "complete": complete,
+        "incomplete": incomplete,
+        "cube_accuracy": cubes_ok / cubes if cubes else None,
+        "cubes": cubes,
+        "pattern_rate": patterns_ok / complete if complete else None,
+        "patterns_right": patterns_ok,
+        "refusal_recall": refused / incomplete if incomplete else None,
+        "false_refusals": false_refusals,
+        "false_refusal_rate": false_refusals / complete if complete else None,
+        "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
+        "misread": misread,
+        "ms_median": 1000 * statistics.median(times) if times else None,
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f} %"
+
+
+def format_evaluation(ev: dict[str, Any]) -> str:
+    lines = [
+        f"images: {ev['images']} ({ev['complete']} complete, {ev['incomplete']} incomplete)",
+        f"cube accuracy:       {_pct(ev['cube_accuracy'])} of {ev['cubes']} cubes in read patterns",
+        f"exact patterns:      {_pct(ev['pattern_rate'])} ({ev['patterns_right']} of {ev['complete']} complete)",
+        f"refusal recall:      {_pct(ev['refusal_recall'])} of incomplete patterns refused",
+        f"false refusals:      {ev['false_refusals']} ({_pct(ev['false_refusal_rate'])} of complete patterns)",
+    ]
+    if ev["ms_median"] is not None:
+        lines.append(f"read time:           {ev['ms_median']:.1f} ms median per image (after decoding)")
+    colours = sorted({k.split("->")[0] for k in ev["confusion"]} | {k.split("->")[1] for k in ev["confusion"]})
+    if colours:
+        lines.append("confusion (rows: truth, columns: read):")
+        w = max(6, *(len(c) for c in colours))
+        lines.append(" " * (w + 2) + " ".join(f"{c:>{w}}" for c in colours))
+        for a in colours:
+            row = " ".join(f"{ev['confusion'].get(f'{a}->{b}', 0):>{w}}" for b in colours)
+            lines.append(f"  {a:<{w}}" + row)
+    lines.append(f"misread files: {len(ev['misread'])}")
+    lines.extend(f"  {m}" for m in ev["misread"])
+    return "\n".join(lines)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    try:
+        palette = _palette(args)
+        folder = Path(args.dir)
+        if not folder.is_dir():
+            raise InputError(f"{folder}: not a folder")
+        ev = evaluate(folder, palette, limit=args.limit)
+    except InputError as e:
+        print(f"shakecity eval-shaker: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps(ev))
+    else:
+        print(format_evaluation(ev))
+    return 0
+
+
+# ---------------------------------------------------------------- benchmark and generated sets
+
+
+def bench(frames: int = 60, seed: int = 1) -> dict[str, float]:
+    """Milliseconds per decoded 1024 x 768 frame on one core (frames from the scene generator)."""
+    from .shaker_scene import render_scene_set
+
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        scenes = [f for f, _ in render_scene_set(random.Random(seed), frames)]
+        palette = default_palette()
+        read_shaker(scenes[0], palette)  # warm up
+        times = []
+        for frame_bgr in scenes:
+            t0 = time.perf_counter()
+            read_shaker(frame_bgr, palette)
+            times.append(1000 * (time.perf_counter() - t0))
+    finally:
+        cv2.setNumThreads(threads)
+    times.sort()
+    return {
+        "frames": len(times),
+        "median_ms": statistics.median(times),
+        "p95_ms": times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))],
+        "max_ms": times[-1],
+    }
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    if args.frames < 1:
+        print("shakecity bench-shaker: --frames must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    b = bench(args.frames, args.seed)
+    if args.json:
+        print(json.dumps(b))
+    else:
+        print(
+            f"read-shaker on {b['frames']} decoded 1024 x 768 frames, one core: "
+            f"median {b['median_ms']:.2f} ms, p95 {b['p95_ms']:.2f} ms, max {b['max_ms']:.2f} ms"
+        )
+    return 0
+
+
+def run_make_set(args: argparse.Namespace) -> int:
+    from .shaker_scene import render_scene_set
+
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"shakecity make-shaker-set: {out}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    truth = {}
+    for i, (frame_bgr, t) in enumerate(render_scene_set(random.Random(args.seed), args.n)):
+        name = f"{i:04d}.png"
+        cv2.imwrite(str(out / name), frame_bgr)
+        truth[name] = {"valid": t["valid"], "pattern": t["pattern"]}
+    (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    print(f"{args.n} scenes written to {out}")
+    return 0
+
+
+def _rotation(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, ROTATIONS))}") from None
+    if value not in ROTATIONS:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, ROTATIONS))}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("read-shaker", help="read the shaker's 3 x 3 pattern from photos")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="print the JSON object of data-formats.md")
+    p.add_argument("--palette", metavar="FILE", help="a palette JSON file (default: the game's six colours)")
+    p.add_argument("--rotate", type=_rotation, default=0, metavar="0|90|180|270", help="the table's north")
+    p.add_argument("--debug", metavar="OUT.png", help="write the frame annotated with the grid and colours")
+    p.add_argument(
+        "--calibrate",
+        nargs=2,
+        metavar=("PHOTO", "PATTERN"),
+        help='adapt the palette to one photo of a known pattern ("red,blue,black/green,gray,red/...")',
+    )
+    p.add_argument("--save-palette", metavar="FILE", help="with --calibrate: write the calibrated palette")
+    p.set_defaults(func=run_read)
+
+    p = sub.add_parser("eval-shaker", help="measure the shaker reader on a labelled folder (truth.json)")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--palette", metavar="FILE")
+    p.add_argument("--limit", type=int, default=None, help="read only the first N images")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_eval)
+
+    p = sub.add_parser("bench-shaker", help="milliseconds per decoded 1024 x 768 frame, one core")
+    p.add_argument("--frames", type=int, default=60)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_bench)
+
+    p = sub.add_parser("make-shaker-set", help="write a labelled folder of generated shaker scenes")
+    p.add_argument("out", metavar="DIR")
+    p.add_argument("--n", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=run_make_set)
