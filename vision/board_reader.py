@@ -66,6 +66,10 @@ class ReaderSettings:
     cut_off_margin: float = 0.2  # the cell area plus this many cells must lie inside the photo
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
     low_confidence: float = 0.35  # cells below this confidence are asked to be confirmed
+    template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
+    correlation_weight: float = 32.0  # weight of correlation against the colour-statistics distance
+    light_iterations: int = 3  # read, fit the light on the reading, read again
+    confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
 
 
 SETTINGS = ReaderSettings()
@@ -105,11 +109,16 @@ class BoardReading:
 
 @dataclass
 class CellLooks:
-    """Per-cell features derived from a calibration (not stored: recomputed on load)."""
+    """What a calibration teaches about cells (derived on load, never stored)."""
 
     empty: list[list[np.ndarray]]  # [cell index] -> feature vectors of that cell when empty
     tiles: dict[str, list[np.ndarray]]  # letter -> feature vectors of tiles of that type
     scale: np.ndarray  # per-feature spread used to weigh distances
+    empty_means: np.ndarray  # 36 x 3 mean BGR of each empty cell's centre
+    tile_means: dict[str, np.ndarray]  # letter -> mean BGR of that type's centres
+    empty_templates: list[np.ndarray]  # [cell index] -> unit correlation templates of the empty cell
+    tile_templates: dict[str, np.ndarray]  # letter -> unit templates (every example, four quarter turns)
+    template_px: int
 
 
 @dataclass
@@ -392,14 +401,54 @@ def find_board_candidates(detect_bgr: np.ndarray, settings: ReaderSettings = SET
                     quad = _order_corners(approx.reshape(4, 2))
                     if _plausible_quad(quad, min_area):
                         quads.append(quad)
+                        straight = _fit_sides(contour.reshape(-1, 2).astype(np.float64), quad)
+                        if straight is not None and _plausible_quad(straight, min_area):
+                            quads.append(straight)
                     break
-    quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+
+    def touches_frame(q: np.ndarray) -> bool:
+        return bool((q[:, 0] < 3).any() or (q[:, 1] < 3).any() or (q[:, 0] > w - 4).any() or (q[:, 1] > h - 4).any())
+
+    # quads along the photo's frame come last: a board touching it is cut off anyway
+    quads.sort(key=lambda q: (touches_frame(q), -cv2.contourArea(q.astype(np.float32))))
     unique: list[np.ndarray] = []
-    tol = 0.02 * math.hypot(h, w)
+    tol = 0.006 * math.hypot(h, w)
     for q in quads:
         if all(np.max(np.linalg.norm(q - u, axis=1)) > tol for u in unique):
             unique.append(q)
-    return unique[:8]
+    return unique[:10]
+
+
+def _fit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The quad again, each side a robust line fit through the contour points along its middle part.
+
+    Corners are left out of the fits: bonus tiles and notches bulge out there and at the corners.
+    """
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        if length < 1:
+            return None
+        u = d / length
+        rel = points - a
+        along = rel @ u
+        across = rel @ np.array([-u[1], u[0]])
+        near = (along > 0.15 * length) & (along < 0.85 * length) & (np.abs(across) < 0.04 * length)
+        if near.sum() < 5:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(points[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], dtype=np.float64), np.array([vx, vy], dtype=np.float64)))
+    corners = []
+    for i in range(4):
+        (p1, v1), (p2, v2) = lines[i - 1], lines[i]
+        m = np.array([v1, -v2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        corners.append(p1 + t[0] * v1)
+    return np.asarray(corners)
 
 
 def _plausible_quad(quad: np.ndarray, min_area: float) -> bool:
@@ -424,7 +473,7 @@ def _comb_peaks(profile: np.ndarray, lo_s: float, hi_s: float, top: int = 3) -> 
     """Best (score, start, spacing) of 7 equally spaced lines on a 1-D edge profile."""
     n = len(profile)
     xs = np.arange(n, dtype=np.float64)
-    spacings = np.arange(lo_s, hi_s, 0.5)
+    spacings = np.arange(lo_s, hi_s, 0.75)
     results = []
     k = np.arange(SIZE + 1, dtype=np.float64)
     for s in spacings:
@@ -451,20 +500,18 @@ def _comb_peaks(profile: np.ndarray, lo_s: float, hi_s: float, top: int = 3) -> 
             break
     # refine each by a fine search
     refined = []
+    ds, dx = np.meshgrid(np.arange(-0.5, 0.51, 0.1), np.arange(-1.0, 1.01, 0.2), indexing="ij")
+    ds, dx = ds.ravel(), dx.ravel()
     for _, x0, s in picked:
-        best = (-1.0, x0, s)
-        for ds in np.arange(-0.5, 0.51, 0.1):
-            for dx in np.arange(-1.0, 1.01, 0.2):
-                pos = x0 + dx + k * (s + ds)
-                v = np.interp(pos, xs, profile)
-                sc = float(v.sum() + np.sort(v)[:2].sum() * 2.0)
-                if sc > best[0]:
-                    best = (sc, x0 + dx, s + ds)
-        refined.append(best)
+        pos = (x0 + dx)[:, None] + k[None, :] * (s + ds)[:, None]
+        v = np.interp(pos, xs, profile)
+        sc = v.sum(axis=1) + np.sort(v, axis=1)[:, :2].sum(axis=1) * 2.0
+        i = int(np.argmax(sc))
+        refined.append((float(sc[i]), float(x0 + dx[i]), float(s + ds[i])))
     return refined
 
 
-def fit_cell_lattice(gray: np.ndarray, quad: np.ndarray, top: int = 3) -> list[np.ndarray]:
+def fit_cell_lattice(gray: np.ndarray, quad: np.ndarray, top: int = 2) -> list[np.ndarray]:
     """Cell-area quads (image coordinates, image order) whose 7 x 7 grid lines fit inside ``quad``."""
     side = 240.0
     pad = 30.0
@@ -516,9 +563,10 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _normalise_light(gray: np.ndarray, cell_px: float) -> np.ndarray:
-    """Remove slow light changes (gradients, soft shadows): divide by a heavily blurred copy."""
-    blur = cv2.GaussianBlur(gray, (0, 0), 1.5 * cell_px)
-    return np.log1p(gray) - np.log1p(blur)
+    """Remove slow light changes (gradients, soft shadows): subtract a heavily smoothed copy (in log)."""
+    k = max(3, int(2.5 * cell_px) | 1)
+    log = np.log1p(gray.astype(np.float32))
+    return log - cv2.blur(cv2.blur(log, (k, k)), (k, k))
 
 
 def orient_board(
@@ -529,9 +577,8 @@ def orient_board(
     size = int(round((SIZE + 2 * calibration.margin_cells) * c))
     h = _canonical_h(cells_quad, c, calibration.margin_cells)
     view = _warp(gray, h, size).astype(np.float32)
-    template = calibration.template_gray(c)
     mask = _ring_mask(c, calibration.margin_cells, settings.ring_cells).astype(bool)
-    t = _normalise_light(template, c)[mask]
+    t = _normalise_light(calibration.template_gray(c), c)[mask]
     v_all = _normalise_light(view, c)
     scores = [_ncc(np.rot90(v_all, k)[mask], t) for k in range(4)]
     order = np.argsort(scores)[::-1]
@@ -557,7 +604,7 @@ def refine_alignment(
             _normalise_light(view, cell_px).astype(np.float32),
             warp,
             cv2.MOTION_HOMOGRAPHY,
-            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4),
+            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4),
             mask,
             3,
         )
@@ -576,18 +623,60 @@ def refine_alignment(
 # --------------------------------------------------------------------------- stage 5: sample, classify
 
 
-def cell_features(board_bgr: np.ndarray, cell_px: int, margin: int, inset: float = SETTINGS.patch_inset) -> list:
-    """A feature vector per cell (row-major) of a rectified board: colour statistics of its centre."""
+def _cell_slice(r: int, c: int, cell_px: int, margin: int, inset: int = 0, pad: int = 0) -> tuple[slice, slice]:
+    y, x = margin + r * cell_px, margin + c * cell_px
+    return slice(y + inset - pad, y + cell_px - inset + pad), slice(x + inset - pad, x + cell_px - inset + pad)
+
+
+def cell_means(board_bgr: np.ndarray, cell_px: int, margin: int, inset: float = SETTINGS.patch_inset) -> np.ndarray:
+    """Mean BGR of each cell's centre (row-major, 36 x 3)."""
+    d = int(round(inset * cell_px))
+    return np.array(
+        [
+            board_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].reshape(-1, 3).mean(axis=0)
+            for i in range(SIZE * SIZE)
+        ]
+    )
+
+
+def cell_features(
+    board_bgr: np.ndarray, cell_px: int, margin: int, inset: float = SETTINGS.patch_inset
+) -> list[np.ndarray]:
+    """A feature vector per cell (row-major) of a rectified board: Lab statistics of its centre."""
     lab = cv2.cvtColor(board_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     d = int(round(inset * cell_px))
     feats = []
-    for r in range(SIZE):
-        for c in range(SIZE):
-            y, x = margin + r * cell_px, margin + c * cell_px
-            patch = lab[y + d : y + cell_px - d, x + d : x + cell_px - d].reshape(-1, 3)
-            q = np.percentile(patch, (10, 50, 90), axis=0)
-            feats.append(np.concatenate([patch.mean(axis=0), patch.std(axis=0), q.ravel()]))
+    for i in range(SIZE * SIZE):
+        patch = lab[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].reshape(-1, 3)
+        q = np.percentile(patch, (10, 50, 90), axis=0)
+        feats.append(np.concatenate([patch.mean(axis=0), patch.std(axis=0), q.ravel()]))
     return feats
+
+
+def _windows(board_bgr: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, shift: int) -> np.ndarray:
+    """Centred ``size`` windows of one cell at shifts up to ``shift`` px, mean-free per channel, unit length."""
+    o = (cell_px - size) // 2
+    y0, x0 = margin + r * cell_px + o, margin + c * cell_px + o
+    out = []
+    for dy in range(-shift, shift + 1, 2):
+        for dx in range(-shift, shift + 1, 2):
+            out.append(board_bgr[y0 + dy : y0 + dy + size, x0 + dx : x0 + dx + size])
+    w = np.asarray(out, dtype=np.float32)
+    w = w - w.mean(axis=(1, 2), keepdims=True)
+    w = w.reshape(len(out), -1)
+    return w / (np.linalg.norm(w, axis=1, keepdims=True) + 1e-3)
+
+
+def _templates(board_bgr: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, turns: int) -> np.ndarray:
+    o = (cell_px - size) // 2
+    y0, x0 = margin + r * cell_px + o, margin + c * cell_px + o
+    patch = board_bgr[y0 : y0 + size, x0 : x0 + size].astype(np.float32)
+    out = []
+    for k in range(turns):
+        t = np.rot90(patch, k)
+        t = t - t.mean(axis=(0, 1), keepdims=True)
+        out.append(t.ravel() / (np.linalg.norm(t) + 1e-3))
+    return np.asarray(out)
 
 
 def learn_cell_looks(
@@ -596,52 +685,144 @@ def learn_cell_looks(
     """Each cell's empty look (empty photo, and the known photo where that cell is empty) and tile looks."""
     fe = cell_features(empty_bgr, cell_px, margin)
     fk = cell_features(known_bgr, cell_px, margin)
+    me, mk = cell_means(empty_bgr, cell_px, margin), cell_means(known_bgr, cell_px, margin)
+    t = SETTINGS.template_px * cell_px // SETTINGS.cell_px
+    letters = "".join(known_grid)
     empty: list[list[np.ndarray]] = [[f] for f in fe]
-    tiles: dict[str, list[np.ndarray]] = {t: [] for t in TILE_LETTERS}
-    for i, letter in enumerate("".join(known_grid)):
+    empty_templates = [_templates(empty_bgr, i // SIZE, i % SIZE, cell_px, margin, t, 1) for i in range(SIZE * SIZE)]
+    tiles: dict[str, list[np.ndarray]] = {}
+    tile_means: dict[str, list[np.ndarray]] = {}
+    tile_templates: dict[str, list[np.ndarray]] = {}
+    for i, letter in enumerate(letters):
         if letter == EMPTY:
             empty[i].append(fk[i])
+            kt = _templates(known_bgr, i // SIZE, i % SIZE, cell_px, margin, t, 1)
+            empty_templates[i] = np.vstack([empty_templates[i], kt])
         else:
-            tiles[letter].append(fk[i])
-    allf = np.array(fe + fk)
-    scale = np.maximum(allf.std(axis=0), 1.0)
-    return CellLooks(empty, {t: v for t, v in tiles.items() if v}, scale)
+            tiles.setdefault(letter, []).append(fk[i])
+            tile_means.setdefault(letter, []).append(mk[i])
+            tile_templates.setdefault(letter, []).append(
+                _templates(known_bgr, i // SIZE, i % SIZE, cell_px, margin, t, 4)
+            )
+    scale = np.maximum(np.array(fe + fk).std(axis=0), 1.0)
+    return CellLooks(
+        empty,
+        tiles,
+        scale,
+        empty_means=me,
+        tile_means={k: np.mean(v, axis=0) for k, v in tile_means.items()},
+        empty_templates=empty_templates,
+        tile_templates={k: np.vstack(v) for k, v in tile_templates.items()},
+        template_px=t,
+    )
 
 
-def colour_correction(
+def border_colour_correction(
     board_bgr: np.ndarray, reference_bgr: np.ndarray, cell_px: int, margin_cells: float
 ) -> np.ndarray:
-    """Map a rectified board's colours onto the calibration light, fitted on the border ring (robustly)."""
+    """Per-channel gain from the border ring (photo against calibration): a first guess of the light."""
     mask = _ring_mask(cell_px, margin_cells, 0.5).astype(bool)
     x = reference_bgr[mask].astype(np.float64)
     y = board_bgr[mask].astype(np.float64)
+    gain = np.clip(np.median(y, axis=0) / np.maximum(np.median(x, axis=0), 1.0), 0.2, 5.0)
+    return np.clip(board_bgr.astype(np.float64) / gain, 0, 255).astype(np.uint8)
+
+
+def _light_terms(xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray]:
+    return [np.ones_like(xs), xs, ys, xs * xs, ys * ys, xs * ys]
+
+
+def fit_light(observed: np.ndarray, expected: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Per channel ``observed = gain * expected + smooth offset(x, y)`` (glare, gradients), fitted robustly.
+
+    ``observed`` and ``expected`` are 36 x 3 cell means. Returns 3 x 7 parameters (gain, offset terms).
+    """
+    idx = np.arange(SIZE * SIZE)
+    xs, ys = (idx % SIZE - 2.5) / 2.5, (idx // SIZE - 2.5) / 2.5
+    params = []
+    for ch in range(3):
+        a = np.vstack([expected[:, ch], *_light_terms(xs, ys)]).T
+        keep = weight.copy()
+        sol = np.zeros(a.shape[1])
+        sol[0] = 1.0
+        for _ in range(3):
+            if keep.sum() < a.shape[1] + 2:
+                break
+            sol, *_ = np.linalg.lstsq(a[keep], observed[keep, ch], rcond=None)
+            res = np.abs(observed[:, ch] - a @ sol)
+            keep = weight & (res <= max(float(np.percentile(res[weight], 75)), 3.0))
+        sol[0] = max(sol[0], 0.2)
+        params.append(sol)
+    return np.asarray(params)
+
+
+def apply_light(board_bgr: np.ndarray, params: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
+    """Undo :func:`fit_light` on a rectified board: back to the calibration's light."""
+    size = board_bgr.shape[0]
+    grid = (np.arange(size, dtype=np.float64) - margin) / cell_px - 3.0
+    xs, ys = np.meshgrid(grid / 2.5, grid / 2.5)
+    terms = _light_terms(xs, ys)
     out = board_bgr.astype(np.float64)
     for ch in range(3):
-        xs, ys = x[:, ch], y[:, ch]
-        keep = np.ones(len(xs), bool)
-        g, o = 1.0, 0.0
-        for _ in range(3):
-            a = np.vstack([xs[keep], np.ones(keep.sum())]).T
-            sol, *_ = np.linalg.lstsq(a, ys[keep], rcond=None)
-            g, o = float(sol[0]), float(sol[1])
-            res = np.abs(ys - (g * xs + o))
-            keep = res <= np.percentile(res, 70)
-        g = max(g, 0.2)
-        out[:, :, ch] = (out[:, :, ch] - o) / g
+        offset = sum(p * t for p, t in zip(params[ch, 1:], terms, strict=True))
+        out[:, :, ch] = (out[:, :, ch] - offset) / params[ch, 0]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def classify_cells(feats: Sequence[np.ndarray], looks: CellLooks) -> tuple[list[str], list[float]]:
-    """For each cell: empty (against its own empty look) or the nearest tile type, and a confidence."""
-    letters, confidence = [], []
+def match_scores(board_bgr: np.ndarray, looks: CellLooks, cell_px: int, margin: int) -> list[dict[str, float]]:
+    """Per cell, the best normalised correlation with each tile type's looks and with its own empty look.
+
+    Correlation ignores each channel's level and contrast, so glare and colour casts barely change it.
+    """
+    t = looks.template_px
+    shift = max(2, cell_px // 10)
+    out = []
+    for i in range(SIZE * SIZE):
+        w = _windows(board_bgr, i // SIZE, i % SIZE, cell_px, margin, t, shift)
+        scores = {k: float((w @ v.T).max()) for k, v in looks.tile_templates.items()}
+        scores[EMPTY] = float((w @ looks.empty_templates[i].T).max())
+        out.append(scores)
+    return out
+
+
+def feature_distances(feats: Sequence[np.ndarray], looks: CellLooks) -> list[dict[str, float]]:
+    out = []
     for i, f in enumerate(feats):
-        d_empty = min(float(np.linalg.norm((f - e) / looks.scale)) for e in looks.empty[i])
-        dists = {t: min(float(np.linalg.norm((f - e) / looks.scale)) for e in ex) for t, ex in looks.tiles.items()}
-        dists[EMPTY] = d_empty
-        ranked = sorted(dists.items(), key=lambda kv: kv[1])
-        (best, d1), (_, d2) = ranked[0], ranked[1]
-        letters.append(best)
-        confidence.append(float(np.clip((d2 - d1) / (d2 + 1e-6) * 2.0, 0.0, 1.0)))
+        d = {t: min(float(np.linalg.norm((f - e) / looks.scale)) for e in ex) for t, ex in looks.tiles.items()}
+        d[EMPTY] = min(float(np.linalg.norm((f - e) / looks.scale)) for e in looks.empty[i])
+        out.append(d)
+    return out
+
+
+def classify_cells(
+    board_bgr: np.ndarray, calibration: BoardCalibration, settings: ReaderSettings = SETTINGS
+) -> tuple[list[str], list[float]]:
+    """For each cell: empty (against its own empty look) or the nearest tile type, and a confidence.
+
+    Colour statistics are compared after undoing the photo's light, which is fitted on the cells
+    themselves (each cell against the look of what it was read as) and refined a few times;
+    correlation with the calibrated looks is added to the evidence.
+    """
+    looks = calibration.looks
+    c, m = calibration.cell_px, calibration.margin
+    corrected = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
+    ncc = match_scores(board_bgr, looks, c, m)
+    observed = cell_means(board_bgr, c, m)
+    letters: list[str] = []
+    confidence: list[float] = []
+    for _ in range(settings.light_iterations):
+        dist = feature_distances(cell_features(corrected, c, m), looks)
+        totals = [{k: dist[i][k] - settings.correlation_weight * ncc[i][k] for k in dist[i]} for i in range(len(dist))]
+        letters, confidence = [], []
+        for tot in totals:
+            ranked = sorted(tot.items(), key=lambda kv: kv[1])
+            letters.append(ranked[0][0])
+            confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
+        expected = np.array(
+            [looks.empty_means[i] if letter == EMPTY else looks.tile_means[letter] for i, letter in enumerate(letters)]
+        )
+        params = fit_light(observed, expected, np.ones(SIZE * SIZE, bool))
+        corrected = apply_light(board_bgr, params, c, m)
     return letters, confidence
 
 
@@ -720,17 +901,15 @@ def read_board(
     if (ring[:, 0].min() < -1) or (ring[:, 1].min() < -1) or (ring[:, 0].max() > ww) or (ring[:, 1].max() > hh):
         return BoardReading(False, reason="the board is cut off at the edge of the photo")
     c = calibration.cell_px
-    h_board = _board_homography(cells, k, 24, calibration.margin_cells)
-    h_board = refine_alignment(work_gray, h_board, calibration, 24)
-    h_board = _scale(c / 24) @ h_board
+    h_board = _board_homography(cells, k, 16, calibration.margin_cells)
+    h_board = refine_alignment(work_gray, h_board, calibration, 16)
+    h_board = _scale(c / 16) @ h_board
     size = int(round((SIZE + 2 * calibration.margin_cells) * c))
     board_bgr = _warp(work_bgr, h_board, size)
     board_gray = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY)
     if calibration.sharpness > 0 and _sharpness(board_gray) < settings.max_blur_ratio * calibration.sharpness:
         return BoardReading(False, reason="the board is too blurred to read")
-    corrected = colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
-    feats = cell_features(corrected, c, calibration.margin)
-    letters, conf = classify_cells(feats, calibration.looks)
+    letters, conf = classify_cells(board_bgr, calibration, settings)
     grid = ["".join(letters[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
     confidence = [[round(conf[r * SIZE + col], 3) for col in range(SIZE)] for r in range(SIZE)]
     low = [(r, col) for r in range(SIZE) for col in range(SIZE) if conf[r * SIZE + col] < settings.low_confidence]
