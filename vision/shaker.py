@@ -18,6 +18,7 @@ Each stage is a public function taking its settings explicitly:
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -582,3 +583,20 @@ def draw_reading(frame_bgr: np.ndarray, reading: ShakerReading) -> np.ndarray:
     cv2.putText(out, text, (10, 30 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (0, 0, 0), 4 * scale)
     cv2.putText(out, text, (10, 30 * scale), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, (255, 255, 255), 2 * scale)
     return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vision.shaker photo.jpg [...]``: the read-shaker command on its own."""
+    import argparse
+
+    from .shaker_cli import register
+
+    parser = argparse.ArgumentParser(prog="python -m vision.shaker")
+    sub = parser.add_subparsers(dest="command")
+    register(sub)
+    args = parser.parse_args(["read-shaker", *(argv if argv is not None else sys.argv[1:])])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

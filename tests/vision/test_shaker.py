@@ -1,0 +1,191 @@
+"""The shaker reader's stages, rotations, palettes, calibration and the cross-check with the game."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from vision.colour import (
+    bgr_to_lab,
+    calibrate_palette,
+    classify,
+    default_palette,
+    fit_gains,
+    lab_to_bgr,
+    lab_to_linear_rgb,
+    load_palette,
+    palette_from_json,
+)
+from vision.errors import CalibrationError, PaletteError, VisionError
+from vision.shaker import find_cubes, read_shaker
+from vision.shaker_scene import random_pattern, render_covered, render_shake
+
+
+def _rot(p, k):
+    for _ in range(k):
+        p = [list(r) for r in zip(*p[::-1], strict=True)]
+    return p
+
+
+def test_reads_a_plain_scene(shaker_plain_scene):
+    frame_bgr, truth = shaker_plain_scene
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.reason is None
+    assert reading.pattern == truth["pattern"]
+    assert len(reading.confidence) == 3 and all(0.5 <= c <= 1 for row in reading.confidence for c in row)
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_rotation_turns_the_reading_clockwise(shaker_plain_scene, rotation):
+    frame_bgr, truth = shaker_plain_scene
+    reading = read_shaker(frame_bgr, rotation=rotation)
+    assert reading.pattern == _rot(truth["pattern"], rotation // 90)
+
+
+def test_bad_rotation_and_bad_frames_are_refused_clearly(shaker_plain_scene):
+    frame_bgr, _ = shaker_plain_scene
+    with pytest.raises(ValueError, match="rotation"):
+        read_shaker(frame_bgr, rotation=45)
+    with pytest.raises(VisionError):
+        read_shaker(frame_bgr[:, :, 0])
+    with pytest.raises(VisionError):
+        read_shaker(frame_bgr.astype(np.float32))
+
+
+def test_empty_table_is_no_pattern():
+    frame_bgr = np.full((768, 1024, 3), 180, np.uint8)
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.pattern is None and "no pattern" in reading.reason
+
+
+def test_covered_grid_is_no_pattern():
+    rng = random.Random(3)
+    for _ in range(5):
+        frame_bgr, truth = render_covered(rng)
+        assert truth["valid"] is False
+        assert not read_shaker(frame_bgr).valid
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_missing_cubes_are_refused(seed):
+    rng = random.Random(100 + seed)
+    pattern = random_pattern(rng)
+    for r, c in rng.sample([(r, c) for r in range(3) for c in range(3)], 1 + seed % 3):
+        pattern[r][c] = None
+    frame_bgr, truth = render_shake(pattern, rng)
+    assert truth["valid"] is False and truth["pattern"] is None
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.pattern is None and reading.reason
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_cube_knocked_out_of_line_is_refused(seed):
+    rng = random.Random(200 + seed)
+    frame_bgr, truth = render_shake(random_pattern(rng), rng, knocked_out=True)
+    assert truth["valid"] is False and "knocked_out" in truth
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason
+
+
+def test_shaker_contents_cross_check(shaker_plain_scene):
+    frame_bgr, truth = shaker_plain_scene
+    counts = {}
+    for row in truth["pattern"]:
+        for c in row:
+            counts[c] = counts.get(c, 0) + 1
+    assert read_shaker(frame_bgr, shaker=counts).valid
+    colour = truth["pattern"][0][0]
+    fewer = dict(counts, **{colour: counts[colour] - 1})
+    reading = read_shaker(frame_bgr, shaker=fewer)
+    assert not reading.valid and colour in reading.reason and "shaker" in reading.reason
+
+
+def test_find_cubes_assumes_no_size(shaker_plain_scene):
+    """The same scene at half and double size is still found and read."""
+    import cv2
+
+    frame_bgr, truth = shaker_plain_scene
+    for f in (0.5, 2.0):
+        resized = cv2.resize(frame_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+        assert any(len(c.xy) >= 9 for c in find_cubes(resized))
+        assert read_shaker(resized).pattern == truth["pattern"]
+
+
+# ---------------------------------------------------------------- colour model
+
+
+def test_lab_round_trip():
+    bgr = np.array([[10, 200, 30], [255, 255, 255], [0, 0, 0], [120, 60, 200]], dtype=np.float64)
+    assert np.allclose(lab_to_bgr(bgr_to_lab(bgr)), bgr, atol=0.5)
+    assert np.allclose(bgr_to_lab(np.array([255, 255, 255])), [100, 0, 0], atol=0.1)
+
+
+def test_default_palette_is_the_games_six_colours():
+    p = default_palette()
+    assert set(p.names) == {"red", "blue", "black", "green", "gray", "white"}
+    assert p.wild == "white"
+    assert [m.name for m in classify(p.ref_lab, p)] == list(p.names)
+
+
+def test_gains_undo_a_colour_cast():
+    p = default_palette()
+    lin = lab_to_linear_rgb(p.ref_lab)
+    cast = lin * np.array([1.3, 1.0, 0.7]) * 0.8  # warm light, under-exposed
+    gains, lab = fit_gains(cast, p)
+    assert [m.name for m in classify(lab, p)] == list(p.names)
+    assert gains[0] < gains[2]
+
+
+def test_palette_file_with_other_colours(tmp_path, shaker_plain_scene):
+    p = default_palette()
+    renamed = {
+        "name": "renamed",
+        "colours": [{"name": f"c-{n}", "lab": list(ref[0])} for n, ref in zip(p.names, p.references, strict=True)],
+    }
+    path = tmp_path / "pal.json"
+    path.write_text(json.dumps(renamed))
+    palette = load_palette(path)
+    frame_bgr, truth = shaker_plain_scene
+    reading = read_shaker(frame_bgr, palette)
+    assert reading.pattern == [[f"c-{c}" for c in row] for row in truth["pattern"]]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        [],
+        {"colours": "red"},
+        {"colours": [{"name": "a", "lab": [1, 2, 3]}]},
+        {"colours": [{"name": "a", "lab": [1, 2]}, {"name": "b", "lab": [1, 2, 3]}]},
+        {"colours": [{"name": "a", "lab": [150, 0, 0]}, {"name": "b", "lab": [1, 2, 3]}]},
+        {"colours": [{"name": "a", "lab": [50, 0, 0]}, {"name": "a", "lab": [1, 2, 3]}]},
+        {"colours": [{"name": "a", "lab": [50, 0, 0]}, {"name": "b", "lab": [1, 2, 3]}], "wild": "c"},
+    ],
+)
+def test_bad_palettes_are_one_clear_error(raw):
+    with pytest.raises(PaletteError):
+        palette_from_json(raw)
+
+
+def test_unreadable_palette_file(tmp_path):
+    with pytest.raises(PaletteError, match="cannot read"):
+        load_palette(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(PaletteError, match="not valid JSON"):
+        load_palette(bad)
+
+
+def test_calibration_moves_references_to_the_photo():
+    base = default_palette()
+    seen = [[60.0, 50.0, 45.0], [60.0, 50.0, 45.0], [30.0, 5.0, 5.0]]
+    cal = calibrate_palette(seen, ["red", "red", "black"], base)
+    assert cal.references[base.names.index("red")][0] == (60.0, 50.0, 45.0)
+    assert cal.references[base.names.index("blue")] == base.references[base.names.index("blue")]
+    with pytest.raises(CalibrationError):
+        calibrate_palette(seen, ["red", "red", "purple"], base)
+    with pytest.raises(CalibrationError):
+        calibrate_palette(seen, ["red"], base)

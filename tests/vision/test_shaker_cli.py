@@ -1,0 +1,151 @@
+"""The shaker's command-line contracts (data-formats.md): read-shaker, eval-shaker, bench-shaker."""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import cv2
+import pytest
+
+from web.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def shaker_photo(tmp_path, shaker_plain_scene) -> tuple[Path, dict]:
+    frame_bgr, truth = shaker_plain_scene
+    path = tmp_path / "shake.png"
+    cv2.imwrite(str(path), frame_bgr)
+    return path, truth
+
+
+def _bad_files(tmp_path: Path, good: Path) -> dict[str, Path]:
+    files = {}
+    files["empty"] = tmp_path / "empty.jpg"
+    files["empty"].write_bytes(b"")
+    files["text"] = tmp_path / "notes.jpg"
+    files["text"].write_text("not an image at all\n")
+    data = good.read_bytes()
+    files["truncated"] = tmp_path / "truncated.png"
+    files["truncated"].write_bytes(data[: len(data) // 3])
+    ihdr = struct.pack(">IIBBBBB", 60000, 60000, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    files["enormous"] = tmp_path / "bomb.png"
+    files["enormous"].write_bytes(
+        b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk))
+    )
+    files["missing"] = tmp_path / "missing.jpg"
+    return files
+
+
+def test_read_one_image_json(shaker_photo, capsys):
+    path, truth = shaker_photo
+    assert main(["read-shaker", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] is True and out["pattern"] == truth["pattern"]
+
+
+def test_read_plain_text_and_debug(shaker_photo, tmp_path, capsys):
+    path, truth = shaker_photo
+    debug = tmp_path / "debug.png"
+    assert main(["read-shaker", str(path), "--debug", str(debug)]) == 0
+    text = capsys.readouterr().out
+    assert truth["pattern"][0][0] in text.splitlines()[0]
+    assert cv2.imread(str(debug)).shape == cv2.imread(str(path)).shape
+
+
+def test_rotate_option(shaker_photo, capsys):
+    path, truth = shaker_photo
+    assert main(["read-shaker", str(path), "--json", "--rotate", "90"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["pattern"] == [list(r) for r in zip(*truth["pattern"][::-1], strict=True)]
+
+
+@pytest.mark.parametrize("kind", ["empty", "text", "truncated", "enormous", "missing"])
+def test_one_bad_image_is_one_line_error(shaker_photo, tmp_path, capsys, kind):
+    bad = _bad_files(tmp_path, shaker_photo[0])[kind]
+    assert main(["read-shaker", str(bad), "--json"]) != 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and str(bad) in captured.err
+
+
+def test_several_images_one_line_each_bad_ones_carry_error(shaker_photo, tmp_path, capsys):
+    path, truth = shaker_photo
+    bad = _bad_files(tmp_path, path)
+    args = [str(path), str(bad["truncated"]), str(bad["enormous"]), str(path)]
+    main(["read-shaker", *args, "--json"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.strip().splitlines()]
+    assert [x["image"] for x in lines] == args
+    assert lines[0]["pattern"] == truth["pattern"] and lines[3]["pattern"] == truth["pattern"]
+    assert "error" in lines[1] and "error" in lines[2] and "error" not in lines[0]
+
+
+def test_bad_palette_and_rotation(shaker_photo, tmp_path, capsys):
+    path, _ = shaker_photo
+    bad = tmp_path / "pal.json"
+    bad.write_text('{"colours": 3}')
+    assert main(["read-shaker", str(path), "--palette", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit):
+        main(["read-shaker", str(path), "--rotate", "45"])
+
+
+def test_calibrate_and_save_palette(shaker_photo, tmp_path, capsys):
+    path, truth = shaker_photo
+    saved = tmp_path / "table.json"
+    pattern = "/".join(",".join(r) for r in truth["pattern"])
+    assert (
+        main(["read-shaker", str(path), "--json", "--calibrate", str(path), pattern, "--save-palette", str(saved)]) == 0
+    )
+    assert json.loads(capsys.readouterr().out)["pattern"] == truth["pattern"]
+    assert json.loads(saved.read_text())["calibrated"] is True
+    assert main(["read-shaker", str(path), "--json", "--palette", str(saved)]) == 0
+    assert json.loads(capsys.readouterr().out)["pattern"] == truth["pattern"]
+    assert main(["read-shaker", str(path), "--calibrate", str(path), "red,blue"]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_eval_shaker_prints_the_measures(tmp_path, capsys):
+    folder = tmp_path / "set"
+    assert main(["make-shaker-set", str(folder), "--n", "6", "--seed", "3"]) == 0
+    truth = json.loads((folder / "truth.json").read_text())
+    assert len(truth) == 6
+    capsys.readouterr()
+    assert main(["eval-shaker", str(folder)]) == 0
+    out = capsys.readouterr().out
+    for words in ("cube accuracy", "exact patterns", "refusal recall", "false refusals", "confusion", "misread files"):
+        assert words in out
+    assert main(["eval-shaker", str(folder), "--json"]) == 0
+    ev = json.loads(capsys.readouterr().out)
+    assert ev["images"] == 6 and ev["complete"] + ev["incomplete"] == 6
+
+
+def test_eval_shaker_bad_folder(tmp_path, capsys):
+    assert main(["eval-shaker", str(tmp_path / "nope")]) == 2
+    (tmp_path / "truth.json").write_text("[")
+    assert main(["eval-shaker", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 2
+
+
+def test_bench_shaker(capsys):
+    assert main(["bench-shaker", "--frames", "3", "--json"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert b["frames"] == 3 and 0 < b["median_ms"] <= b["p95_ms"]
+
+
+def test_module_runs_alone(shaker_photo):
+    path, truth = shaker_photo
+    proc = subprocess.run(
+        [sys.executable, "-m", "vision.shaker", str(path), "--json"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["pattern"] == truth["pattern"]

@@ -1,0 +1,110 @@
+"""Live mode: one event per shake, nothing while covered, "no complete pattern" once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.shaker import ShakerReading
+from vision.shaker_live import LiveShakerReader, NoPattern, PatternRead
+
+P1 = [["red", "blue", "black"], ["green", "gray", "red"], ["white", "red", "blue"]]
+P2 = [["blue", "blue", "black"], ["green", "gray", "red"], ["white", "red", "red"]]
+FRAME = np.zeros((8, 8, 3), np.uint8)
+CORNERS = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
+
+
+def scripted(states):
+    """A reader that returns the scripted readings in turn (covered / incomplete / a pattern)."""
+    it = iter(states)
+
+    def read(_frame):
+        s = next(it)
+        if s == "covered":
+            return ShakerReading(False, None, "no pattern: nothing like a cube in view")
+        if s == "incomplete":
+            return ShakerReading(False, None, "7 cubes in the grid", grid_corners=CORNERS)
+        return ShakerReading(True, s, None, grid_corners=CORNERS)
+
+    return read
+
+
+def run(states, fps=30.0, **kw):
+    live = LiveShakerReader(reader=scripted(states), **kw)
+    events = []
+    for i in range(len(states)):
+        events += live.feed(FRAME, i / fps)
+    return events
+
+
+def test_stable_pattern_is_reported_once():
+    events = run(["covered"] * 10 + [P1] * 90)
+    assert len(events) == 1 and isinstance(events[0], PatternRead)
+    assert [list(r) for r in events[0].pattern] == P1
+    assert 10 / 30 + 0.3 - 1e-9 <= events[0].at <= 10 / 30 + 0.4
+
+
+def test_covered_frames_report_nothing():
+    assert run(["covered"] * 120) == []
+
+
+def test_a_flicker_is_not_a_pattern():
+    assert run(["covered", P1, P1, "covered", P1, "covered"] * 10) == []
+
+
+def test_each_shake_once_even_with_the_same_pattern():
+    states = (["covered"] * 10 + [P1] * 30) * 2 + ["covered"] * 10 + [P2] * 30
+    events = run(states)
+    assert [type(e) for e in events] == [PatternRead] * 3
+    assert [list(r) for r in events[2].pattern] == P2
+
+
+def test_a_hand_passing_over_a_read_pattern_is_not_a_new_shake():
+    states = ["covered"] * 10 + [P1] * 30 + ["incomplete"] * 3 + ["covered"] * 2 + [P1] * 60
+    assert len(run(states)) == 1
+
+
+def test_lifted_without_complete_pattern_once():
+    events = run(["covered"] * 10 + ["incomplete"] * 120)
+    assert len(events) == 1 and isinstance(events[0], NoPattern)
+    assert events[0].reason == "7 cubes in the grid"
+
+
+def test_straightened_after_refusal_is_read():
+    events = run(["covered"] * 10 + ["incomplete"] * 40 + [P1] * 30)
+    assert [type(e) for e in events] == [NoPattern, PatternRead]
+
+
+def test_unreadable_frames_count_as_covered():
+    live = LiveShakerReader(reader=scripted([P1] * 20))
+    assert live.feed(None, 0.0) == []
+    assert live.feed(np.zeros((4, 4), np.uint8), 0.1) == []
+
+
+def test_events_are_frozen_and_json():
+    e = PatternRead(tuple(tuple(r) for r in P1), 1.5)
+    assert e.to_json() == {"event": "pattern", "pattern": P1, "at": 1.5}
+    assert NoPattern("x", 2.0).to_json()["event"] == "no_pattern"
+    try:
+        e.at = 3.0  # type: ignore[misc]
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("events must be frozen")
+
+
+def test_live_on_generated_frames(shaker_plain_scene):
+    """Real reading: the box over the cubes, then the plain scene held: exactly one event, the right one."""
+    import random
+
+    from vision.shaker_scene import render_covered
+
+    frame_bgr, truth = shaker_plain_scene
+    covered = render_covered(random.Random(9))[0]
+    live = LiveShakerReader()
+    events = []
+    t = 0.0
+    for frame in [covered] * 4 + [frame_bgr] * 12:
+        events += live.feed(frame, t)
+        t += 1 / 15
+    assert len(events) == 1 and isinstance(events[0], PatternRead)
+    assert [list(r) for r in events[0].pattern] == truth["pattern"]

@@ -1,0 +1,162 @@
+"""Live mode: read the shaker over a stream of frames and report each physical shake exactly once.
+
+Feed every camera frame with its time; get back a (usually empty) list of events::
+
+    from vision.shaker_live import LiveShakerReader, PatternRead, NoPattern
+
+    live = LiveShakerReader(palette=None, rotation=0, shaker=None)
+    for frame_bgr, t in camera:                 # t in seconds, from any monotonic clock
+        for event in live.feed(frame_bgr, t):
+            if isinstance(event, PatternRead):  # event.pattern: 3 tuples of 3 colour names
+                ...                             # event.at: the time of the frame that settled it
+            elif isinstance(event, NoPattern):  # event.reason: "7 cubes in the grid", ...
+                ...
+
+Both events are frozen dataclasses. The rules:
+
+- A frame where no grid of cubes shows (the box or a hand over the cubes, or an empty table) *arms*
+  the reader: the next settled result is a new shake. The reader starts armed.
+- ``PatternRead`` is reported once the same complete pattern has been read for ``stable_seconds``
+  (and at least ``min_frames`` frames) while armed; then the reader disarms until the cubes are
+  covered or cleared again (``rearm_seconds`` of frames with no grid), so each shake is reported once
+  however long the pattern stays on the table.
+- ``NoPattern`` ("shaker lifted, no complete pattern") is reported once, when cubes show but no
+  complete pattern has been read for ``refuse_seconds`` (longer than ``stable_seconds``, so a box
+  being lifted does not count) while armed; a complete pattern read after it in the same shake is
+  still reported (the players straightened the cubes).
+- A frame that cannot be read (``None``, wrong shape) counts as covered.
+
+``shaker`` (colour -> cubes the shaker holds) makes impossible patterns refusals, with the rules
+engine's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from .colour import Palette
+from .shaker import DEFAULT_SETTINGS, ShakerReading, ShakerSettings, read_shaker
+
+
+@dataclass(frozen=True)
+class PatternRead:
+    """A shake's complete pattern: 3 rows (top to bottom after rotation) of 3 colour names."""
+
+    pattern: tuple[tuple[str, str, str], tuple[str, str, str], tuple[str, str, str]]
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"event": "pattern", "pattern": [list(r) for r in self.pattern], "at": self.at}
+
+
+@dataclass(frozen=True)
+class NoPattern:
+    """The shaker was lifted but no complete 3 x 3 pattern shows: the players shake again."""
+
+    reason: str
+    at: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"event": "no_pattern", "reason": self.reason, "at": self.at}
+
+
+Event = PatternRead | NoPattern
+
+
+class LiveShakerReader:
+    """Turns a stream of frames into one event per shake (see the module docstring)."""
+
+    def __init__(
+        self,
+        palette: Palette | None = None,
+        rotation: int = 0,
+        *,
+        settings: ShakerSettings = DEFAULT_SETTINGS,
+        shaker: Mapping[str, int] | None = None,
+        stable_seconds: float = 0.3,
+        min_frames: int = 3,
+        refuse_seconds: float = 1.0,
+        rearm_seconds: float = 0.2,
+        reader: Callable[[np.ndarray], ShakerReading] | None = None,
+    ) -> None:
+        self.palette = palette
+        self.rotation = rotation
+        self.settings = settings
+        self.shaker = shaker
+        self.stable_seconds = stable_seconds
+        self.min_frames = min_frames
+        self.refuse_seconds = refuse_seconds
+        self.rearm_seconds = rearm_seconds
+        self._reader = reader
+        self.armed = True
+        self._reported_pattern = False
+        self._reported_refusal = False
+        self._key: object = None
+        self._since = 0.0
+        self._frames = 0
+        self._refused_since: float | None = None
+        self._covered_since: float | None = None
+        self.last_reading: ShakerReading | None = None
+
+    def read(self, frame_bgr: np.ndarray) -> ShakerReading:
+        if self._reader is not None:
+            return self._reader(frame_bgr)
+        return read_shaker(frame_bgr, self.palette, self.rotation, settings=self.settings, shaker=self.shaker)
+
+    def feed(self, frame_bgr: np.ndarray | None, t_seconds: float) -> list[Event]:
+        """Read one frame taken at ``t_seconds``; the events it settles (usually none)."""
+        reading: ShakerReading | None = None
+        if isinstance(frame_bgr, np.ndarray) and frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3:
+            reading = self.read(frame_bgr)
+        self.last_reading = reading
+        if reading is None or (not reading.valid and reading.grid_corners is None):
+            key: object = "covered"
+        elif reading.valid and reading.pattern is not None:
+            key = ("pattern", tuple(tuple(r) for r in reading.pattern))
+        else:
+            key = "refused"
+        if key != self._key:
+            self._key, self._since, self._frames = key, t_seconds, 0
+        self._frames += 1
+        held = t_seconds - self._since
+
+        events: list[Event] = []
+        if key == "covered":
+            self._refused_since = None
+            if self._covered_since is None:
+                self._covered_since = t_seconds
+            if not self.armed and t_seconds - self._covered_since >= self.rearm_seconds:
+                self.armed = True
+                self._reported_pattern = self._reported_refusal = False
+            return events
+        self._covered_since = None
+        if key == "refused":
+            if self._refused_since is None:
+                self._refused_since = t_seconds
+            if (
+                self.armed
+                and not self._reported_pattern
+                and not self._reported_refusal
+                and t_seconds - self._refused_since >= self.refuse_seconds
+                and self._frames >= self.min_frames
+            ):
+                self._reported_refusal = True
+                assert reading is not None
+                events.append(NoPattern(reading.reason or "no complete pattern", t_seconds))
+            return events
+        # a complete pattern
+        self._refused_since = None
+        if (
+            self.armed
+            and not self._reported_pattern
+            and held >= self.stable_seconds
+            and self._frames >= self.min_frames
+        ):
+            self._reported_pattern = True
+            self.armed = False
+            self._refused_since = None
+            events.append(PatternRead(key[1], t_seconds))  # type: ignore[index]
+        return events
