@@ -642,12 +642,16 @@ def auto_kind() -> tuple[str, str]:
 def open_camera(kind: str | None = None, **options: Any) -> GrabbingCamera:
     """Make (not start) the camera ``kind`` with ``options``.
 
-    ``kind`` None reads ``$SHAKECITY_CAMERA`` (e.g. ``folder:/srv/frames``), else ``auto``. ``auto``
-    picks a Pi camera, else a webcam, else the simulated camera.
+    ``kind`` None reads ``$SHAKECITY_CAMERA`` (e.g. ``folder:/srv/frames``), else the device config's
+    camera (see :mod:`device.config`), else ``auto``. ``auto`` picks a Pi camera, else a webcam, else
+    the simulated camera. The config's camera options apply under the ones given here.
     """
-    spec = kind if kind is not None else os.environ.get(CAMERA_ENV, "auto")
+    from .config import load_config
+
+    config = load_config()
+    spec = kind if kind is not None else os.environ.get(CAMERA_ENV) or config.camera_kind
     kind, from_spec = parse_camera_spec(spec)
-    options = {**from_spec, **options}
+    options = {**config.camera_options, **from_spec, **options}
     if kind == "auto":
         kind, _why = auto_kind()
         options.pop("folder", None)

@@ -287,7 +287,12 @@ class TableLoop:
         return out
 
     def rescan(self) -> list[Event]:
-        """Read the table afresh (the rescan button): the next reading is taken even if unchanged."""
+        """Read the table afresh (the rescan button).
+
+        The camera's latest frame is read once more (with the reader's ``read(frame_bgr)`` if it has
+        one) and the result taken even if the round already has that pattern; a reader with
+        ``reset()`` is reset too, and its next reading is taken afresh as well.
+        """
         out: list[Event] = []
         with self._lock:
             self._rescan = True
@@ -296,7 +301,16 @@ class TableLoop:
             if callable(reset):
                 reset()
             self._emit({"type": "rescan"}, out)
-            self._update_leds(out)
+            frame = self.camera.latest() if self.camera is not None else None
+            read = getattr(self.reader, "read", None)
+            if frame is not None and callable(read):
+                reading = read(frame.frame_bgr)
+                if getattr(reading, "valid", False) and getattr(reading, "pattern", None) is not None:
+                    self._on_pattern(reading.pattern, frame, out)
+                else:
+                    self._on_no_pattern(str(getattr(reading, "reason", None) or "no complete pattern"), out)
+            if out[-1]["type"] != "leds":
+                self._update_leds(out)
         return out
 
     def refresh(self) -> list[Event]:

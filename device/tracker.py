@@ -30,7 +30,7 @@ from scoring.shake_that_city.board import WILD_NIGHTS
 from scoring.shake_that_city.catalogue import components
 from scoring.shake_that_city.game import GameState, free_choice
 
-from .config import BUTTON_NAMES, PinMap, default_pin_map
+from .config import BUTTON_NAMES, PinMap, default_pin_map, load_config
 
 PIN_FACTORY_ENV = "GPIOZERO_PIN_FACTORY"
 PI_MODEL_FILE = Path("/proc/device-tree/model")
@@ -137,8 +137,16 @@ class RoundTracker:
         self.buttons["undo"].when_held = self._undo_held
 
     @classmethod
-    def from_kind(cls, kind: str | None = None, pins: PinMap | None = None, *, clock: Clock = time.monotonic):
-        """A tracker on the pin factory ``kind`` (see :func:`make_pin_factory`), owning that factory."""
+    def from_kind(
+        cls, kind: str | None = None, pins: PinMap | None = None, *, clock: Clock = time.monotonic
+    ) -> RoundTracker:
+        """A tracker on the pin factory ``kind`` (see :func:`make_pin_factory`), owning that factory.
+
+        ``pins`` defaults to the device config's pin map (``$SHAKECITY_CONFIG``, the system config, or
+        the defaults of ``device/pins.json``).
+        """
+        if pins is None:
+            pins = load_config().pins
         factory = make_pin_factory(kind)
         return cls(pins, pin_factory=factory, clock=clock, owns_factory=factory is not None)
 
