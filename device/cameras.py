@@ -507,6 +507,11 @@ class SimulatedCamera(GrabbingCamera):
             return default_contents()
         return self._contents() if callable(self._contents) else self._contents
 
+    @property
+    def timeline_start(self) -> float | None:
+        """The clock time of the first frame (the timeline's zero), once there has been one."""
+        return self._t0
+
     def scene_at(self, t: float) -> Scene:
         """The scene at clock time ``t`` (the timeline starts at the first frame)."""
         if self._t0 is None:

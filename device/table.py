@@ -73,7 +73,7 @@ class MemoryTable:
 
     def __init__(self, game: Game | None) -> None:
         self.game = game
-        self._lock = threading.RLock()
+        self.lock = threading.RLock()  # held by every action; hold it to play moves from outside too
 
     def _game(self) -> Game:
         if self.game is None:
@@ -81,19 +81,19 @@ class MemoryTable:
         return self.game
 
     def state(self) -> GameState | None:
-        with self._lock:
+        with self.lock:
             return self.game.state if self.game is not None else None
 
     def shake(self, pattern: list[list[str]]) -> GameState:
-        with self._lock:
+        with self.lock:
             return self._game().apply(Shake(Pattern.parse(pattern)))
 
     def next_round(self) -> GameState:
-        with self._lock:
+        with self.lock:
             return self._game().apply(NextRound())
 
     def undo(self) -> GameState:
-        with self._lock:
+        with self.lock:
             game = self._game()
             game.undo()
             return game.state

@@ -1,0 +1,229 @@
+"""Benchmark of the live table loop: frames per second and the time from a frame to a page event.
+
+Runs the whole chain as ``shakecity serve`` does (simulated camera -> live shaker reader -> game in
+memory -> round tracker on mock pins -> listeners) for a while, playing the game on as patterns come
+(every player places, then next round), and prints:
+
+- the camera's and the loop's frames per second (and the frames the loop skipped because the reader
+  was still busy: it always takes the latest frame);
+- the reader's time per frame inside the loop;
+- the time from the frame that settled a reading to the page event (``latency_s`` of the event);
+- the time from the box being lifted (known from the simulated timeline) to the page event, which
+  includes the reader's stability wait;
+- how many shakes were read right, read wrong, refused (shake again) or missed.
+
+``shakecity bench-device [--seconds 20] [--json]`` or ``python -m device.bench``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import statistics
+import sys
+import threading
+import time
+from typing import Any
+
+import numpy as np
+
+from scoring.shake_that_city.game import Game, Place, Setup, legal_choices, placements
+
+from .cameras import SimulatedCamera
+from .table import MemoryTable, TableLoop
+
+
+class TimedReader:
+    """Wraps a reader and records how long each ``feed`` takes (a measurement, not a stand-in)."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.seconds: list[float] = []
+        self._lock = threading.Lock()
+
+    def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
+        start = time.perf_counter()
+        events = list(self.reader.feed(frame_bgr, t))
+        with self._lock:
+            self.seconds.append(time.perf_counter() - start)
+        return events
+
+    def read(self, frame_bgr: np.ndarray) -> Any:
+        return self.reader.read(frame_bgr)
+
+
+def place_everyone(game: Game) -> None:
+    """Every player takes their first legal colour at its first legal spot (the active player first)."""
+    state = game.state
+    order = [state.active_player] + [p for p in state.setup.players if p != state.active_player]
+    for name in order:
+        choices = legal_choices(game.state, name)
+        if choices:
+            row, col = placements(game.state, name, choices[0])[0]
+            game.apply(Place(name, choices[0].colour, choices[0].wilds, row, col))
+
+
+def _ms(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"median_ms": None, "p90_ms": None, "max_ms": None}
+    ordered = sorted(values)
+    return {
+        "median_ms": round(statistics.median(ordered) * 1000, 1),
+        "p90_ms": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))] * 1000, 1),
+        "max_ms": round(ordered[-1] * 1000, 1),
+    }
+
+
+def bench(
+    *,
+    seconds: float = 20.0,
+    fps: float = 30.0,
+    width: int = 1024,
+    height: int = 768,
+    covered_s: float = 1.0,
+    lifted_s: float = 2.5,
+    seed: int = 1,
+    players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
+) -> dict[str, Any]:
+    """Run the live loop for ``seconds`` and measure it (see the module docstring)."""
+    from gpiozero.pins.mock import MockFactory
+
+    from vision.shaker_live import LiveShakerReader
+
+    from .tracker import RoundTracker
+
+    def new_game() -> Game:
+        return Game(Setup.create(list(players), "inland", ["wild_nights"]))
+
+    table = MemoryTable(new_game())
+
+    def contents() -> dict[str, int]:
+        state = table.state()
+        return state.shaker() if state is not None else {}
+
+    camera = SimulatedCamera(
+        seed=seed,
+        fps=fps or None,
+        width=width,
+        height=height,
+        covered_s=covered_s,
+        lifted_s=lifted_s,
+        contents=contents,
+    )
+    reader = TimedReader(LiveShakerReader())
+    news: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
+    factory = MockFactory()
+    tracker = RoundTracker(pin_factory=factory)
+    loop = TableLoop(camera, reader, table, tracker, listeners=[lambda e: news.put((time.monotonic(), e))])
+    cycle = covered_s + lifted_s
+    results: list[dict[str, Any]] = []
+    try:
+        loop.start()
+        started = time.monotonic()
+        while (left := started + seconds - time.monotonic()) > 0:
+            try:
+                at, event = news.get(timeout=min(left, 0.5))
+            except queue.Empty:
+                continue
+            if event["type"] not in ("pattern", "shake_again") or camera.timeline_start is None:
+                continue
+            shake = int((at - camera.timeline_start) // cycle)
+            lifted_at = camera.timeline_start + shake * cycle + covered_s
+            truth, knocked, _seed = camera.shake(shake)
+            result = {"shake": shake, "type": event["type"], "lift_to_event_s": at - lifted_at}
+            if event["type"] == "pattern":
+                result["latency_s"] = event["latency_s"]
+                result["right"] = event["pattern"] == truth
+                with table.lock:
+                    game = table.game
+                    assert game is not None
+                    if game.state.pattern is not None:
+                        place_everyone(game)
+                loop.next_round()
+                if table.state() is not None and table.state().finished:  # type: ignore[union-attr]
+                    table.game = new_game()
+                    loop.refresh()
+            results.append(result)
+        elapsed = time.monotonic() - started
+        camera_frames = camera.status().frames
+    finally:
+        loop.stop()
+        tracker.close()
+        factory.close()
+    shakes_shown = max(0, int(elapsed // cycle))
+    patterns = [r for r in results if r["type"] == "pattern"]
+    reported = {r["shake"] for r in results}
+    return {
+        "seconds": round(elapsed, 1),
+        "frame_size": [width, height],
+        "camera_fps_cap": fps or None,
+        "camera_fps": round(camera_frames / elapsed, 1),
+        "loop_fps": round(loop.frames_seen / elapsed, 1),
+        "frames_skipped": max(0, camera_frames - loop.frames_seen),
+        "reader_per_frame": _ms(reader.seconds),
+        "frame_to_event": _ms([r["latency_s"] for r in patterns]),
+        "lift_to_event": _ms([r["lift_to_event_s"] for r in results]),
+        "shakes_shown": shakes_shown,
+        "read_right": sum(1 for r in patterns if r["right"]),
+        "read_wrong": sum(1 for r in patterns if not r["right"]),
+        "shake_again": sum(1 for r in results if r["type"] == "shake_again"),
+        "missed": max(0, shakes_shown - len(reported)),
+    }
+
+
+def render(figures: dict[str, Any]) -> str:
+    f = figures
+    w, h = f["frame_size"]
+    lines = [
+        f"live table loop, {f['seconds']} s of {w}x{h} simulated frames (camera capped at {f['camera_fps_cap']} fps)",
+        f"  camera          {f['camera_fps']} frames/s",
+        f"  loop            {f['loop_fps']} frames/s ({f['frames_skipped']} frames skipped while the reader was busy)",
+        "  reader          {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max per frame".format(
+            **f["reader_per_frame"]
+        ),
+        "  frame -> event  {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["frame_to_event"]),
+        "  lift -> event   {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["lift_to_event"]),
+        f"  shakes          {f['shakes_shown']} shown: {f['read_right']} read right, {f['read_wrong']} read wrong, "
+        f"{f['shake_again']} shake again, {f['missed']} missed",
+    ]
+    return "\n".join(lines)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
+    p.add_argument("--fps", type=float, default=30.0, help="the simulated camera's frame rate cap (0: flat out)")
+    p.add_argument("--width", type=int, default=1024)
+    p.add_argument("--height", type=int, default=768)
+    p.add_argument("--covered", type=float, default=1.0, help="seconds the box covers the table each shake")
+    p.add_argument("--lifted", type=float, default=2.5, help="seconds each pattern stays on the table")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        figures = bench(
+            seconds=args.seconds,
+            fps=args.fps,
+            width=args.width,
+            height=args.height,
+            covered_s=args.covered,
+            lifted_s=args.lifted,
+            seed=args.seed,
+        )
+    except ImportError as e:
+        print(f"shakecity bench-device: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(figures) if args.json else render(figures))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m device.bench", description=__doc__.splitlines()[0])
+    add_arguments(p)
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
