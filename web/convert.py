@@ -98,7 +98,14 @@ def player_json(record: GameRecord, seat: int) -> dict[str, Any]:
         "done": me.placed is not None or (state.pattern is not None and not waiting and not legal),
         "waiting_for_active": waiting,
         "allowed": [choice_json(c) for c in allowed_choices(state, me.name)],
-        "legal": [{**choice_json(c), "spots": [list(a) for a in placements(state, me.name, c)]} for c in legal],
+        "legal": [
+            {
+                **choice_json(c),
+                "shape": [list(o) for o in state.pattern.shape(c.colour, c.wilds)] if state.pattern else [],
+                "spots": [list(a) for a in placements(state, me.name, c)],
+            }
+            for c in legal
+        ],
         "construction": [t.to_json() for t in me.construction],
     }
     if source != "tracked" and record.tracked:
@@ -143,6 +150,11 @@ def game_view(record: GameRecord) -> dict[str, Any]:
         "whites_in_shaker": state.whites_in_shaker,
         "side": setup.side,
         "variants": sorted(setup.variants),
+        "colours": {
+            colour: {"letter": COLOUR_LETTERS.get(colour, "?"), "tile": components().tile_for_colour.get(colour)}
+            for colour in components().colours
+        },
+        "tiles": dict(TILE_NAMES),
         "bonus": [b.to_json() for b in setup.bonus],
         "tracked": record.tracked,
         "can_undo": bool(record.log),

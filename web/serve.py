@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
             "CAMERA": args.camera,
             "PINS": args.pins,
             "MAX_STREAMS": args.threads - SPARE_THREADS,
+            "SHAKE_SEED": args.seed,
         }
     )
     table = app.extensions["table"]
