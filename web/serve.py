@@ -40,6 +40,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--pins", default="auto", help="pin factory for the round tracker (auto, mock, none, ...)")
     p.add_argument("--pin", default=None, help="the table's join PIN (default: a new six-digit PIN)")
     p.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=f"waitress threads (default {DEFAULT_THREADS})")
+    p.add_argument("--seed", type=int, default=None, help="random seed of the page's simulated shakes (demo, tests)")
     p.set_defaults(func=run)
 
 
