@@ -45,10 +45,10 @@ Handler = Callable[[], None]
 Clock = Callable[[], float]
 
 
-def on_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
+def on_raspberry_pi(model_file: Path | None = None) -> bool:
     """Whether this machine is a Raspberry Pi (from the device tree's model string)."""
     try:
-        return "raspberry pi" in model_file.read_text(encoding="utf-8", errors="replace").lower()
+        return "raspberry pi" in (model_file or PI_MODEL_FILE).read_text(encoding="utf-8", errors="replace").lower()
     except OSError:
         return False
 
