@@ -297,10 +297,11 @@ class PiCamera(GrabbingCamera):
         self._cam = cam
 
     def _grab(self) -> np.ndarray | None:
+        job = self._cam.capture_array("main", wait=False)  # dispatched; waited for with a timeout below
         try:
-            image = self._cam.capture_array("main", wait=self.timeout_s)
-        except TypeError:  # older picamera2 without the wait argument
-            image = self._cam.capture_array("main")
+            image = self._cam.wait(job, timeout=self.timeout_s)  # TimeoutError: the camera has gone
+        except TypeError:  # a picamera2 whose wait() takes no timeout
+            image = self._cam.wait(job)
         if image is None:
             raise CameraError("the camera returned no frame")
         return np.ascontiguousarray(image[:, :, :3])  # RGB888 is B, G, R in memory: OpenCV's order
