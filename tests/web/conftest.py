@@ -45,3 +45,11 @@ def game(client: FlaskClient) -> dict[str, Any]:
     r = client.post("/api/games", json={"players": ["Ann", "Bo"], "side": "inland", "variants": []}, headers=AUTH)
     assert r.status_code == 201, r.json
     return r.json
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep each phase's report on the test item, so fixtures can tell a failed test (browser screenshots)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
