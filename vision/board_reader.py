@@ -61,14 +61,19 @@ class ReaderSettings:
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
     ring_cells: float = 0.55  # width of the border ring (outside the cells) compared with calibration
     min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
+    min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
     cut_off_margin: float = 0.2  # the cell area plus this many cells must lie inside the photo
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
     low_confidence: float = 0.35  # cells below this confidence are asked to be confirmed
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
-    correlation_weight: float = 32.0  # weight of correlation against the colour-statistics distance
+    correlation_weight: float = 16.0  # weight of correlation against the colour-statistics distance
     light_iterations: int = 3  # read, fit the light on the reading, read again
+    detail_floor: float = 3.0
+    plain_ratio: float = 0.0  # a cell with less structure than this times its empty print's is plain
+    plain_ramp: float = 1.0
+    energy_weight: int = 4  # how many times the fine-structure level counts among the cell features  # grey levels of detail below which a cell counts as plain
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
 
 
@@ -119,6 +124,7 @@ class CellLooks:
     empty_templates: list[np.ndarray]  # [cell index] -> unit correlation templates of the empty cell
     tile_templates: dict[str, np.ndarray]  # letter -> unit templates (every example, four quarter turns)
     template_px: int
+    empty_energy: np.ndarray  # 36 fine-structure levels of the empty cells
 
 
 @dataclass
@@ -645,38 +651,49 @@ def cell_features(
     """A feature vector per cell (row-major) of a rectified board: Lab statistics of its centre."""
     lab = cv2.cvtColor(board_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     d = int(round(inset * cell_px))
+    energy = np.log(np.maximum(detail_energy(board_bgr, cell_px, margin, cell_px - 2 * d), 1.0))
     feats = []
     for i in range(SIZE * SIZE):
         patch = lab[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].reshape(-1, 3)
         q = np.percentile(patch, (10, 50, 90), axis=0)
-        feats.append(np.concatenate([patch.mean(axis=0), patch.std(axis=0), q.ravel()]))
+        feats.append(
+            np.concatenate([patch.mean(axis=0), patch.std(axis=0), q.ravel(), [energy[i]] * SETTINGS.energy_weight])
+        )
     return feats
 
 
-def _windows(board_bgr: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, shift: int) -> np.ndarray:
-    """Centred ``size`` windows of one cell at shifts up to ``shift`` px, mean-free per channel, unit length."""
+def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
+    """The fine structure of a rectified board (float): light ramps, glare and colour casts removed."""
+    f = board_bgr.astype(np.float32)
+    return f - cv2.GaussianBlur(f, (0, 0), cell_px / 5.0)
+
+
+def _unit(w: np.ndarray, floor: float) -> np.ndarray:
+    """Rows made mean-free and divided by their length, never less than ``floor`` per element.
+
+    The floor keeps a plain, noisy cell from looking like anything: its correlations stay small.
+    """
+    w = w - w.mean(axis=1, keepdims=True)
+    norm = np.sqrt((w * w).sum(axis=1, keepdims=True) + w.shape[1] * floor * floor)
+    return w / norm
+
+
+def _windows(detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, shift: int) -> np.ndarray:
+    """Centred ``size`` windows of one cell's detail at shifts up to ``shift`` px, as unit rows."""
     o = (cell_px - size) // 2
     y0, x0 = margin + r * cell_px + o, margin + c * cell_px + o
     out = []
     for dy in range(-shift, shift + 1, 2):
         for dx in range(-shift, shift + 1, 2):
-            out.append(board_bgr[y0 + dy : y0 + dy + size, x0 + dx : x0 + dx + size])
-    w = np.asarray(out, dtype=np.float32)
-    w = w - w.mean(axis=(1, 2), keepdims=True)
-    w = w.reshape(len(out), -1)
-    return w / (np.linalg.norm(w, axis=1, keepdims=True) + 1e-3)
+            out.append(detail[y0 + dy : y0 + dy + size, x0 + dx : x0 + dx + size].ravel())
+    return _unit(np.asarray(out, dtype=np.float32), SETTINGS.detail_floor)
 
 
-def _templates(board_bgr: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, turns: int) -> np.ndarray:
+def _templates(detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, turns: int) -> np.ndarray:
     o = (cell_px - size) // 2
     y0, x0 = margin + r * cell_px + o, margin + c * cell_px + o
-    patch = board_bgr[y0 : y0 + size, x0 : x0 + size].astype(np.float32)
-    out = []
-    for k in range(turns):
-        t = np.rot90(patch, k)
-        t = t - t.mean(axis=(0, 1), keepdims=True)
-        out.append(t.ravel() / (np.linalg.norm(t) + 1e-3))
-    return np.asarray(out)
+    patch = detail[y0 : y0 + size, x0 : x0 + size]
+    return _unit(np.asarray([np.rot90(patch, k).ravel() for k in range(turns)]), SETTINGS.detail_floor)
 
 
 def learn_cell_looks(
@@ -689,20 +706,21 @@ def learn_cell_looks(
     t = SETTINGS.template_px * cell_px // SETTINGS.cell_px
     letters = "".join(known_grid)
     empty: list[list[np.ndarray]] = [[f] for f in fe]
-    empty_templates = [_templates(empty_bgr, i // SIZE, i % SIZE, cell_px, margin, t, 1) for i in range(SIZE * SIZE)]
+    empty_detail, known_detail = _detail(empty_bgr, cell_px), _detail(known_bgr, cell_px)
+    empty_templates = [_templates(empty_detail, i // SIZE, i % SIZE, cell_px, margin, t, 1) for i in range(SIZE * SIZE)]
     tiles: dict[str, list[np.ndarray]] = {}
     tile_means: dict[str, list[np.ndarray]] = {}
     tile_templates: dict[str, list[np.ndarray]] = {}
     for i, letter in enumerate(letters):
         if letter == EMPTY:
             empty[i].append(fk[i])
-            kt = _templates(known_bgr, i // SIZE, i % SIZE, cell_px, margin, t, 1)
+            kt = _templates(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, 1)
             empty_templates[i] = np.vstack([empty_templates[i], kt])
         else:
             tiles.setdefault(letter, []).append(fk[i])
             tile_means.setdefault(letter, []).append(mk[i])
             tile_templates.setdefault(letter, []).append(
-                _templates(known_bgr, i // SIZE, i % SIZE, cell_px, margin, t, 4)
+                _templates(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, 4)
             )
     scale = np.maximum(np.array(fe + fk).std(axis=0), 1.0)
     return CellLooks(
@@ -714,6 +732,7 @@ def learn_cell_looks(
         empty_templates=empty_templates,
         tile_templates={k: np.vstack(v) for k, v in tile_templates.items()},
         template_px=t,
+        empty_energy=detail_energy(empty_bgr, cell_px, margin, t),
     )
 
 
@@ -776,13 +795,26 @@ def match_scores(board_bgr: np.ndarray, looks: CellLooks, cell_px: int, margin: 
     """
     t = looks.template_px
     shift = max(2, cell_px // 10)
+    detail = _detail(board_bgr, cell_px)
     out = []
     for i in range(SIZE * SIZE):
-        w = _windows(board_bgr, i // SIZE, i % SIZE, cell_px, margin, t, shift)
+        w = _windows(detail, i // SIZE, i % SIZE, cell_px, margin, t, shift)
         scores = {k: float((w @ v.T).max()) for k, v in looks.tile_templates.items()}
         scores[EMPTY] = float((w @ looks.empty_templates[i].T).max())
         out.append(scores)
     return out
+
+
+def detail_energy(board_bgr: np.ndarray, cell_px: int, margin: int, size: int) -> np.ndarray:
+    """How much fine structure each cell's centre shows (RMS of its detail), row-major."""
+    detail = _detail(board_bgr, cell_px)
+    o = (cell_px - size) // 2
+    out = []
+    for i in range(SIZE * SIZE):
+        y0, x0 = margin + (i // SIZE) * cell_px + o, margin + (i % SIZE) * cell_px + o
+        w = detail[y0 : y0 + size, x0 : x0 + size].reshape(-1, 3)
+        out.append(float(np.sqrt(((w - w.mean(axis=0)) ** 2).mean())))
+    return np.asarray(out)
 
 
 def feature_distances(feats: Sequence[np.ndarray], looks: CellLooks) -> list[dict[str, float]]:
@@ -807,12 +839,19 @@ def classify_cells(
     c, m = calibration.cell_px, calibration.margin
     corrected = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
     ncc = match_scores(board_bgr, looks, c, m)
+    # correlation only counts where a cell shows more structure than its own empty print: on a plain
+    # cell it is noise, and the best of many tile looks would always beat the one empty look
+    ratio = detail_energy(board_bgr, c, m, looks.template_px) / np.maximum(looks.empty_energy, 1.0)
+    structured = np.clip((ratio - settings.plain_ratio) / settings.plain_ramp, 0.0, 1.0)
     observed = cell_means(board_bgr, c, m)
     letters: list[str] = []
     confidence: list[float] = []
     for _ in range(settings.light_iterations):
         dist = feature_distances(cell_features(corrected, c, m), looks)
-        totals = [{k: dist[i][k] - settings.correlation_weight * ncc[i][k] for k in dist[i]} for i in range(len(dist))]
+        totals = [
+            {k: dist[i][k] - settings.correlation_weight * structured[i] * ncc[i][k] for k in dist[i]}
+            for i in range(len(dist))
+        ]
         letters, confidence = [], []
         for tot in totals:
             ranked = sorted(tot.items(), key=lambda kv: kv[1])
@@ -945,27 +984,29 @@ def calibrate_board(
             f"known board: each of H S F P R must appear at least twice (short: {' '.join(missing)})"
         )
     c = settings.cell_px
-    boards = []
-    for what, image in (("empty photo", empty_bgr), ("known photo", known_bgr)):
-        image = _check_photo(image, what)
-        work_bgr, _ = reduce_photo(image, settings)
-        found = _locate(work_bgr, None, settings)
-        if found is None:
-            raise CalibrationError(f"{what}: no board found")
-        h_board = _board_homography(found["cells"], 0, c, settings.margin_cells)
-        size = int(round((SIZE + 2 * settings.margin_cells) * c))
-        boards.append((work_bgr, h_board, _warp(work_bgr, h_board, size)))
-    empty_board, known_board = boards[0][2], boards[1][2]
-    cal = BoardCalibration(side, known_grid, empty_board, known_board, c, settings.margin_cells)
-    # align the known photo's board onto the empty one on the border (same camera, but be safe)
-    work_bgr, h_known, _ = boards[1]
-    gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
-    h24 = _scale(24 / c) @ h_known
-    h24 = refine_alignment(gray, h24, cal, 24)
     size = int(round((SIZE + 2 * settings.margin_cells) * c))
-    cal.known_bgr = _warp(work_bgr, _scale(c / 24) @ h24, size)
+    empty_bgr = _check_photo(empty_bgr, "empty photo")
+    known_bgr = _check_photo(known_bgr, "known photo")
+    # the empty board: its grid lines are all visible, so the strongest lattice is the board
+    work_bgr, _ = reduce_photo(empty_bgr, settings)
+    found = _locate(work_bgr, None, settings)
+    if found is None or found["score"] < settings.min_lattice_strength:
+        raise CalibrationError("empty photo: no board found")
+    empty_board = _warp(work_bgr, _board_homography(found["cells"], 0, c, settings.margin_cells), size)
+    cal = BoardCalibration(side, known_grid, empty_board, empty_board.copy(), c, settings.margin_cells)
+    # the known layout: found like any photo, against the empty board's border
+    work_bgr, _ = reduce_photo(known_bgr, settings)
+    found = _locate(work_bgr, cal, settings)
+    if found is None or found["score"] < settings.min_border_match:
+        raise CalibrationError("known photo: no board found (or not the board of the empty photo)")
+    if found["k"] != 0:
+        raise CalibrationError(f"known photo: the board's north points {NORTHS[found['k']]}; it must point up")
+    gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
+    h16 = refine_alignment(gray, _board_homography(found["cells"], 0, 16, settings.margin_cells), cal, 16)
+    cal.known_bgr = _warp(work_bgr, _scale(c / 16) @ h16, size)
     cal.sharpness = _sharpness(cv2.cvtColor(empty_board, cv2.COLOR_BGR2GRAY))
     cal._looks = None
+    cal._templates.clear()
     return cal
 
 
