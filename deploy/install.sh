@@ -14,12 +14,14 @@
 # started, and the .local name (avahi). See deploy/README.md.
 set -euo pipefail
 
-PREFIX=/opt/shakecity
+# SHAKECITY_INSTALL_ROOT (tests only) installs under that directory instead of /
+root="${SHAKECITY_INSTALL_ROOT:-}"
+PREFIX="$root/opt/shakecity"
 VENV="$PREFIX/venv"
-DATA_DIR=/var/lib/shakecity
-CONFIG_DIR=/etc/shakecity
+DATA_DIR="$root/var/lib/shakecity"
+CONFIG_DIR="$root/etc/shakecity"
 UNIT_NAME=shakecity.service
-UNIT_PATH="/etc/systemd/system/$UNIT_NAME"
+UNIT_PATH="$root/etc/systemd/system/$UNIT_NAME"
 SERVICE_USER=shakecity
 APT_PACKAGES=(python3 python3-venv python3-pip python3-picamera2 python3-lgpio avahi-daemon)
 
@@ -62,8 +64,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 os_codename() {
-    # shellcheck disable=SC1091
-    (. /etc/os-release && printf '%s' "${VERSION_CODENAME:-unknown}")
+    if [ -r "$root/etc/os-release" ]; then
+        # shellcheck disable=SC1091
+        (. "$root/etc/os-release" && printf '%s' "${VERSION_CODENAME:-unknown}")
+    else
+        printf 'unknown'
+    fi
 }
 
 uninstall() {
@@ -116,7 +122,10 @@ ensure_user() {
             usermod -aG "$group" "$SERVICE_USER"
         fi
     done
-    install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$DATA_DIR"
+    if [ ! -d "$DATA_DIR" ]; then
+        install -d -m 0750 "$DATA_DIR"
+        chown "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"
+    fi
 }
 
 ensure_venv() {
@@ -180,6 +189,7 @@ install_config() {
 }
 
 install_unit() { # status 0 when the unit file changed
+    install -d -m 0755 "$(dirname "$UNIT_PATH")"
     if write_if_changed "$UNIT_PATH" <"$here/$UNIT_NAME"; then
         say "installed $UNIT_PATH"
         systemctl daemon-reload
@@ -196,7 +206,7 @@ ensure_hostname() {
             raspi-config nonint do_hostname "$wanted_hostname"
         else
             hostnamectl set-hostname "$wanted_hostname"
-            sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$wanted_hostname/" /etc/hosts
+            sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$wanted_hostname/" "$root/etc/hosts"
         fi
         systemctl restart avahi-daemon || true
     fi
