@@ -70,10 +70,10 @@ class ReaderSettings:
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
     correlation_weight: float = 16.0  # weight of correlation against the colour-statistics distance
     light_iterations: int = 3  # read, fit the light on the reading, read again
-    detail_floor: float = 3.0
-    plain_ratio: float = 0.0  # a cell with less structure than this times its empty print's is plain
+    detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
+    plain_ratio: float = 0.0  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.0
-    energy_weight: int = 4  # how many times the fine-structure level counts among the cell features  # grey levels of detail below which a cell counts as plain
+    energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
 
 
@@ -268,6 +268,11 @@ def load_photo(path: str | Path, settings: ReaderSettings = SETTINGS) -> np.ndar
     Large JPEGs are decoded straight at a reduced scale (libjpeg's DCT scaling), which is what makes a
     12-megapixel photo fast: the reader would reduce it to about ``work_long_side`` anyway.
     """
+    return load_photo_scaled(path, settings)[0]
+
+
+def load_photo_scaled(path: str | Path, settings: ReaderSettings = SETTINGS) -> tuple[np.ndarray, float]:
+    """:func:`load_photo`, and the factor from the decoded array's pixels to the file's pixels."""
     p = Path(path)
     try:
         if not p.is_file():
@@ -277,11 +282,18 @@ def load_photo(path: str | Path, settings: ReaderSettings = SETTINGS) -> np.ndar
         data = p.read_bytes()
     except OSError as e:
         raise ImageReadError(f"{p}: cannot read: {e.strerror or e}") from None
-    return decode_photo_bytes(data, str(p), settings)
+    return decode_photo_scaled(data, str(p), settings)
 
 
 def decode_photo_bytes(data: bytes, what: str = "photo", settings: ReaderSettings = SETTINGS) -> np.ndarray:
     """Decode photo bytes, at a reduced scale when a JPEG is much larger than the reader needs."""
+    return decode_photo_scaled(data, what, settings)[0]
+
+
+def decode_photo_scaled(
+    data: bytes, what: str = "photo", settings: ReaderSettings = SETTINGS
+) -> tuple[np.ndarray, float]:
+    """:func:`decode_photo_bytes`, and the factor from the decoded array's pixels to the file's pixels."""
     size = _header_size(data) if data else None
     if size is not None and data[:2] == b"\xff\xd8" and 0 < size[0] * size[1] <= MAX_PIXELS:
         factor = max(size) // settings.work_long_side
@@ -294,8 +306,8 @@ def decode_photo_bytes(data: bytes, what: str = "photo", settings: ReaderSetting
             except cv2.error:
                 photo_bgr = None
             if photo_bgr is not None and photo_bgr.size:
-                return photo_bgr
-    return decode_image_bytes(data, what)
+                return photo_bgr, size[0] / photo_bgr.shape[1]
+    return decode_image_bytes(data, what), 1.0
 
 
 def _check_photo(photo_bgr: Any, what: str = "photo") -> np.ndarray:
