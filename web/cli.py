@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("scoring.shake_that_city.cli", "web.serve", "vision.shaker_cli", "device.cli")
+COMMAND_MODULES = ("scoring.shake_that_city.cli", "web.serve", "vision.shaker_cli", "vision.board_cli", "device.cli")
 
 EXIT_BAD_INPUT = 2
 
