@@ -157,7 +157,7 @@ def bench(
     return {
         "seconds": round(elapsed, 1),
         "frame_size": [width, height],
-        "camera_fps_cap": fps or None,
+        "camera_fps_cap": fps,
         "camera_fps": round(camera_frames / elapsed, 1),
         "loop_fps": round(loop.frames_seen / elapsed, 1),
         "frames_skipped": max(0, camera_frames - loop.frames_seen),
@@ -192,7 +192,7 @@ def render(figures: dict[str, Any]) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
-    p.add_argument("--fps", type=float, default=30.0, help="the simulated camera's frame rate cap (0: flat out)")
+    p.add_argument("--fps", type=float, default=30.0, help="the simulated camera's frame rate (default 30)")
     p.add_argument("--width", type=int, default=1024)
     p.add_argument("--height", type=int, default=768)
     p.add_argument("--covered", type=float, default=1.0, help="seconds the box covers the table each shake")
@@ -202,6 +202,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.fps <= 0 or args.seconds <= 0:
+        print("shakecity bench-device: --fps and --seconds must be more than 0", file=sys.stderr)
+        return 2
     try:
         figures = bench(
             seconds=args.seconds,

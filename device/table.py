@@ -230,7 +230,8 @@ class TableLoop:
         try:
             after = self.actions.shake(pattern)
         except ValueError as e:
-            self._refused("shake", str(e), out)
+            hint = "press next round first: " if state.pattern is not None else ""
+            self._refused("shake", f"{hint}{e}", out)
             return
         self._rescan = False
         self._trouble = None

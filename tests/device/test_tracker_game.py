@@ -310,3 +310,22 @@ def test_without_a_game_the_pattern_is_shown_not_played(tracker: RoundTracker, c
     out = loop.next_round()
     assert out[0]["type"] == "refused" and "no game" in out[0]["reason"]
     assert tracker.snapshot()["rounds"] == [False] * 15
+
+
+def test_a_new_shake_before_next_round_is_refused_with_a_hint(tracker: RoundTracker, clock: ManualClock) -> None:
+    table = Table(tracker, clock, [])
+    first_shake = [["red", "blue", "black"], ["green", "gray", "red"], ["blue", "black", "green"]]
+    table.shake(first_shake)
+    place_everyone(table.game)
+    events = table.shake([["gray", "blue", "black"], ["green", "gray", "red"], ["blue", "black", "green"]])
+    assert events[0]["type"] == "refused" and events[0]["reason"].startswith("press next round first: ")
+    assert table.game.state.pattern.to_json() == first_shake
+    assert tracker.status_mode == "error"
+
+
+def test_before_anyone_chooses_a_new_shake_replaces_the_pattern(tracker: RoundTracker, clock: ManualClock) -> None:
+    table = Table(tracker, clock, [])
+    table.shake([["red", "blue", "black"], ["green", "gray", "red"], ["blue", "black", "green"]])
+    again = [["gray", "blue", "black"], ["green", "gray", "red"], ["blue", "black", "green"]]
+    assert table.shake(again)[0]["type"] == "pattern"
+    assert table.game.state.pattern.to_json() == again
