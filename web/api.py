@@ -93,7 +93,8 @@ def expect_seq(data: dict[str, Any]) -> int | None:
 
 
 def game_response(status: int = 200) -> Any:
-    return jsonify(convert.game_view(get_table().store.current())), status
+    body = convert.game_view_bytes(get_table().store.current())
+    return Response(body, status=status, mimetype="application/json")
 
 
 def upload(field: str) -> tuple[bytes, str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Any
 
 from scoring.grid import to_rows
@@ -163,6 +164,16 @@ def game_view(record: GameRecord) -> dict[str, Any]:
     }
     record.view_cache = (record.seq, view)
     return view
+
+
+def game_view_bytes(record: GameRecord) -> bytes:
+    """The JSON text of :func:`game_view`, encoded once per step (every page asks for it)."""
+    cached = record.view_bytes
+    if cached is not None and cached[0] == record.seq:
+        return cached[1]
+    text = json.dumps(game_view(record), separators=(",", ":")).encode()
+    record.view_bytes = (record.seq, text)
+    return text
 
 
 def log_entry_json(entry: LogEntry) -> dict[str, Any]:

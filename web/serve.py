@@ -91,9 +91,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        # End every event stream first: waitress then stops its threads at once instead of waiting for them.
+        table.events.close_all()
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     print(f"shakecity table: {address}  (listening on {args.host}:{server.effective_port})", flush=True)
     print(f"table PIN: {app.config['TABLE_PIN']}", flush=True)
     print(f"data: {data_dir}", flush=True)
@@ -103,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        table.events.close_all()  # end every event stream first, so waitress's threads can stop
         server.close()
         close_app(app)
     return 0

@@ -82,6 +82,7 @@ class GameRecord:
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> {"grid", "source", "photo"}
     next_seq: int = 1  # seq numbers are never reused, even after undo
     view_cache: tuple[int, Any] | None = None  # (seq, JSON view) kept by convert.game_view
+    view_bytes: tuple[int, bytes] | None = None  # (seq, encoded JSON view) kept by convert.game_view_bytes
 
     @property
     def seq(self) -> int:
