@@ -159,7 +159,8 @@ def check_pins(kind: str | None, config: Any) -> Check:
     except Exception as e:  # a pin in use (is `shakecity serve` running?) or not on this board
         if factory is not None:
             factory.close()
-        hint = " (is `shakecity serve` running? it owns the pins)" if "in use" in str(e).lower() else ""
+        busy = any(w in str(e).lower() for w in ("in use", "busy"))
+        hint = " (is `shakecity serve` running? it owns the pins)" if busy else ""
         return Check("pins", "fail", f"cannot claim the pins: {e}{hint}", details)
     with tracker:
         snap = tracker.snapshot()
