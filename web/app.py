@@ -47,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_STREAMS=64,  # open event streams; keep below the server's thread count
         SHAKE_SEED=None,  # the demo's random shakes (None: unpredictable)
         CAMERA="none",  # "none", or a device camera kind ("simulated", "auto", ...)
+        CAMERA_OPTIONS={},  # passed to device.cameras.open_camera (e.g. the simulated camera's timings)
         PINS="none",  # "none", or a device pin factory kind ("mock", "auto", ...)
         JOIN_URL=None,  # the address phones should use; default: from the request
         SESSION_COOKIE_SAMESITE="Strict",
@@ -70,7 +71,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["table"] = table
     from . import devices
 
-    devices.attach(table, camera=str(app.config["CAMERA"]), pins=str(app.config["PINS"]))
+    devices.attach(
+        table, camera=str(app.config["CAMERA"]), pins=str(app.config["PINS"]), camera_options=app.config["CAMERA_OPTIONS"]
+    )
 
     from . import api, pages
 

@@ -25,7 +25,9 @@ def _one_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
-def attach(table: Table, camera: str = "none", pins: str = "none") -> None:
+def attach(
+    table: Table, camera: str = "none", pins: str = "none", camera_options: dict[str, Any] | None = None
+) -> None:
     """Open the configured camera and pins and run the table loop over the store's actions."""
     notes = []
     if pins != "none":
@@ -41,7 +43,8 @@ def attach(table: Table, camera: str = "none", pins: str = "none") -> None:
         try:
             from device.cameras import open_camera
 
-            table.camera = open_camera(None if camera == "auto" else camera, contents=table.shaker_contents)
+            options = {"contents": table.shaker_contents, **(camera_options or {})}
+            table.camera = open_camera(None if camera == "auto" else camera, **options)
             table.camera_kind = getattr(table.camera, "kind", camera)
             notes.append(f"camera: {table.camera.describe()}")
         except Exception as e:
