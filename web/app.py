@@ -71,9 +71,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["table"] = table
     from . import devices
 
-    devices.attach(
-        table, camera=str(app.config["CAMERA"]), pins=str(app.config["PINS"]), camera_options=app.config["CAMERA_OPTIONS"]
-    )
+    camera, pins = str(app.config["CAMERA"]), str(app.config["PINS"])
+    devices.attach(table, camera=camera, pins=pins, camera_options=dict(app.config["CAMERA_OPTIONS"]))
 
     from . import api, pages
 
