@@ -41,7 +41,7 @@ STATUS_MODES: dict[str, tuple[float, float] | tuple[()] | None] = {
     "pattern": (),
     "error": (0.1, 0.1),
 }
-Handler = Callable[[], None]
+Handler = Callable[[], object]
 Clock = Callable[[], float]
 
 
@@ -151,7 +151,9 @@ class RoundTracker:
         return cls(pins, pin_factory=factory, clock=clock, owns_factory=factory is not None)
 
     # ------------------------------------------------------------------------------------ buttons
-    def bind(self, *, next_round: Handler | None = None, rescan: Handler | None = None, undo: Handler | None = None):
+    def bind(
+        self, *, next_round: Handler | None = None, rescan: Handler | None = None, undo: Handler | None = None
+    ) -> None:
         """Set what each button does (the table loop binds its own methods here)."""
         self._handlers.update({"next_round": next_round, "rescan": rescan, "undo": undo})
 
