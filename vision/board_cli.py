@@ -107,7 +107,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     except OSError as e:
         return _fail("calibrate-board", f"{args.out}: cannot write: {e.strerror or e}")
     if not args.quiet:
-        print(f"calibration for a {side} board written to {args.out}")
+        print(f"calibration for the {side} side written to {args.out}")
     return 0
 
 

@@ -61,6 +61,7 @@ class ReaderSettings:
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
     ring_cells: float = 0.55  # width of the border ring (outside the cells) compared with calibration
     min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
+    sure_border_match: float = 0.75  # a border correlation this good ends the search for the board
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
@@ -487,52 +488,48 @@ def _plausible_quad(quad: np.ndarray, min_area: float) -> bool:
 # ------------------------------------------------------------------------------ stage 2: cell lattice
 
 
-def _comb_peaks(profile: np.ndarray, lo_s: float, hi_s: float, top: int = 3) -> list[tuple[float, float, float]]:
-    """Best (score, start, spacing) of 7 equally spaced lines on a 1-D edge profile."""
+def _comb_scores(vals: np.ndarray) -> np.ndarray:
+    # every line must be there: the weakest lines count double, a single strong edge is not a grid
+    return vals.sum(axis=-1) + np.sort(vals, axis=-1)[..., :2].sum(axis=-1) * 2.0
+
+
+def _comb_peaks(profile: np.ndarray, lo_s: float, hi_s: float, top: int = 2) -> list[tuple[float, float, float]]:
+    """Best (score, start, spacing) of 7 equally spaced lines on a 1-D edge profile, refined."""
     n = len(profile)
     xs = np.arange(n, dtype=np.float64)
-    spacings = np.arange(lo_s, hi_s, 0.75)
-    results = []
     k = np.arange(SIZE + 1, dtype=np.float64)
-    for s in spacings:
-        starts = np.arange(0.0, n - 1 - SIZE * s, 1.0)
-        if len(starts) == 0:
-            continue
-        pos = starts[:, None] + k[None, :] * s
-        vals = np.interp(pos, xs, profile)
-        # every line must be there: the weakest lines count double, a single strong edge is not a grid
-        score = vals.sum(axis=1) + np.sort(vals, axis=1)[:, :2].sum(axis=1) * 2.0
-        i = int(np.argmax(score))
-        results.append((float(score[i]), float(starts[i]), float(s)))
-        # also the second best start far from the best one (a lattice shifted by one cell)
-        far = np.abs(starts - starts[i]) > s * 0.4
-        if far.any():
-            j = int(np.argmax(np.where(far, score, -np.inf)))
-            results.append((float(score[j]), float(starts[j]), float(s)))
-    results.sort(reverse=True)
+    spacings = np.arange(lo_s, hi_s, 0.5)
+    starts = np.arange(0.0, n - 1.0, 1.0)
+    pos = starts[None, :, None] + spacings[:, None, None] * k[None, None, :]
+    score = _comb_scores(np.interp(pos, xs, profile))
+    score[pos[..., -1] > n - 1] = -np.inf
     picked: list[tuple[float, float, float]] = []
-    for r in results:
+    flat_scores = score.ravel()
+    best = np.argpartition(flat_scores, -400)[-400:] if flat_scores.size > 400 else np.arange(flat_scores.size)
+    order = best[np.argsort(flat_scores[best])[::-1]]
+    for flat in order:
+        si, xi = np.unravel_index(flat, score.shape)
+        if not np.isfinite(score[si, xi]):
+            break
+        r = (float(score[si, xi]), float(starts[xi]), float(spacings[si]))
         if all(abs(r[1] - p[1]) > 0.3 * r[2] or abs(r[2] - p[2]) > 0.08 * r[2] for p in picked):
             picked.append(r)
         if len(picked) == top:
             break
-    # refine each by a fine search
     refined = []
-    ds, dx = np.meshgrid(np.arange(-0.5, 0.51, 0.1), np.arange(-1.0, 1.01, 0.2), indexing="ij")
+    ds, dx = np.meshgrid(np.arange(-0.4, 0.41, 0.1), np.arange(-1.0, 1.01, 0.2), indexing="ij")
     ds, dx = ds.ravel(), dx.ravel()
     for _, x0, s in picked:
-        pos = (x0 + dx)[:, None] + k[None, :] * (s + ds)[:, None]
-        v = np.interp(pos, xs, profile)
-        sc = v.sum(axis=1) + np.sort(v, axis=1)[:, :2].sum(axis=1) * 2.0
+        sc = _comb_scores(np.interp((x0 + dx)[:, None] + k[None, :] * (s + ds)[:, None], xs, profile))
         i = int(np.argmax(sc))
         refined.append((float(sc[i]), float(x0 + dx[i]), float(s + ds[i])))
     return refined
 
 
-def fit_cell_lattice(gray: np.ndarray, quad: np.ndarray, top: int = 2) -> list[np.ndarray]:
+def fit_cell_lattice(gray: np.ndarray, quad: np.ndarray, top: int = 3) -> list[np.ndarray]:
     """Cell-area quads (image coordinates, image order) whose 7 x 7 grid lines fit inside ``quad``."""
-    side = 240.0
-    pad = 30.0
+    side = 168.0
+    pad = 21.0
     canvas = int(side + 2 * pad)
     h = cv2.getPerspectiveTransform(quad.astype(np.float32), _square(side, pad).astype(np.float32))
     view = _warp(gray, h, canvas).astype(np.float32)
@@ -658,26 +655,37 @@ def cell_means(board_bgr: np.ndarray, cell_px: int, margin: int, inset: float = 
 
 
 def cell_features(
-    board_bgr: np.ndarray, cell_px: int, margin: int, inset: float = SETTINGS.patch_inset
+    board_bgr: np.ndarray,
+    cell_px: int,
+    margin: int,
+    inset: float = SETTINGS.patch_inset,
+    energy: np.ndarray | None = None,
 ) -> list[np.ndarray]:
-    """A feature vector per cell (row-major) of a rectified board: Lab statistics of its centre."""
+    """A feature vector per cell (row-major) of a rectified board: Lab statistics of its centre and
+    its level of fine structure (``energy``, from :func:`detail_energy`, computed if not given)."""
     lab = cv2.cvtColor(board_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     d = int(round(inset * cell_px))
-    energy = np.log(np.maximum(detail_energy(board_bgr, cell_px, margin, cell_px - 2 * d), 1.0))
-    feats = []
-    for i in range(SIZE * SIZE):
-        patch = lab[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].reshape(-1, 3)
-        q = np.percentile(patch, (10, 50, 90), axis=0)
-        feats.append(
-            np.concatenate([patch.mean(axis=0), patch.std(axis=0), q.ravel(), [energy[i]] * SETTINGS.energy_weight])
-        )
-    return feats
+    if energy is None:
+        energy = detail_energy(board_bgr, cell_px, margin, cell_px - 2 * d)
+    log_energy = np.log(np.maximum(energy, 1.0))
+    patches = np.stack(
+        [lab[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].reshape(-1, 3) for i in range(SIZE * SIZE)]
+    )
+    q = np.percentile(patches, (10, 50, 90), axis=1)  # 3 x 36 x 3
+    stats = np.concatenate(
+        [patches.mean(axis=1), patches.std(axis=1), q.transpose(1, 0, 2).reshape(SIZE * SIZE, 9)], axis=1
+    )
+    extra = np.repeat(log_energy[:, None], SETTINGS.energy_weight, axis=1)
+    return list(np.concatenate([stats, extra], axis=1))
 
 
 def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     """The fine structure of a rectified board (float): light ramps, glare and colour casts removed."""
     f = board_bgr.astype(np.float32)
-    return f - cv2.GaussianBlur(f, (0, 0), cell_px / 5.0)
+    h, w = f.shape[:2]
+    small = cv2.resize(f, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    smooth = cv2.resize(cv2.GaussianBlur(small, (0, 0), cell_px / 20.0), (w, h), interpolation=cv2.INTER_LINEAR)
+    return f - smooth
 
 
 def _unit(w: np.ndarray, floor: float) -> np.ndarray:
@@ -750,13 +758,16 @@ def learn_cell_looks(
 
 def border_colour_correction(
     board_bgr: np.ndarray, reference_bgr: np.ndarray, cell_px: int, margin_cells: float
-) -> np.ndarray:
-    """Per-channel gain from the border ring (photo against calibration): a first guess of the light."""
+) -> tuple[np.ndarray, float]:
+    """Per-channel gain from the border ring (photo against calibration): a first guess of the light.
+
+    Returns the corrected board and the mean gain.
+    """
     mask = _ring_mask(cell_px, margin_cells, 0.5).astype(bool)
     x = reference_bgr[mask].astype(np.float64)
     y = board_bgr[mask].astype(np.float64)
     gain = np.clip(np.median(y, axis=0) / np.maximum(np.median(x, axis=0), 1.0), 0.2, 5.0)
-    return np.clip(board_bgr.astype(np.float64) / gain, 0, 255).astype(np.uint8)
+    return np.clip(board_bgr.astype(np.float64) / gain, 0, 255).astype(np.uint8), float(gain.mean())
 
 
 def _light_terms(xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray]:
@@ -830,10 +841,17 @@ def detail_energy(board_bgr: np.ndarray, cell_px: int, margin: int, size: int) -
 
 
 def feature_distances(feats: Sequence[np.ndarray], looks: CellLooks) -> list[dict[str, float]]:
+    """Per cell, the weighted distance to the nearest example of each tile type and of its empty look."""
+    f = np.asarray(feats) / looks.scale
+    per_type = {}
+    for t, examples in looks.tiles.items():
+        e = np.asarray(examples) / looks.scale
+        per_type[t] = np.sqrt(((f[:, None, :] - e[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
     out = []
-    for i, f in enumerate(feats):
-        d = {t: min(float(np.linalg.norm((f - e) / looks.scale)) for e in ex) for t, ex in looks.tiles.items()}
-        d[EMPTY] = min(float(np.linalg.norm((f - e) / looks.scale)) for e in looks.empty[i])
+    for i in range(len(f)):
+        d = {t: float(v[i]) for t, v in per_type.items()}
+        e = np.asarray(looks.empty[i]) / looks.scale
+        d[EMPTY] = float(np.sqrt(((e - f[i]) ** 2).sum(axis=1)).min())
         out.append(d)
     return out
 
@@ -849,17 +867,19 @@ def classify_cells(
     """
     looks = calibration.looks
     c, m = calibration.cell_px, calibration.margin
-    corrected = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
+    corrected, gain = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
     ncc = match_scores(board_bgr, looks, c, m)
     # correlation only counts where a cell shows more structure than its own empty print: on a plain
     # cell it is noise, and the best of many tile looks would always beat the one empty look
     ratio = detail_energy(board_bgr, c, m, looks.template_px) / np.maximum(looks.empty_energy, 1.0)
     structured = np.clip((ratio - settings.plain_ratio) / settings.plain_ramp, 0.0, 1.0)
+    inset = int(round(settings.patch_inset * c))
+    energy = detail_energy(board_bgr, c, m, c - 2 * inset)
     observed = cell_means(board_bgr, c, m)
     letters: list[str] = []
     confidence: list[float] = []
-    for _ in range(settings.light_iterations):
-        dist = feature_distances(cell_features(corrected, c, m), looks)
+    for iteration in range(settings.light_iterations):
+        dist = feature_distances(cell_features(corrected, c, m, energy=energy / gain), looks)
         totals = [
             {k: dist[i][k] - settings.correlation_weight * structured[i] * ncc[i][k] for k in dist[i]}
             for i in range(len(dist))
@@ -869,11 +889,13 @@ def classify_cells(
             ranked = sorted(tot.items(), key=lambda kv: kv[1])
             letters.append(ranked[0][0])
             confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
-        expected = np.array(
-            [looks.empty_means[i] if letter == EMPTY else looks.tile_means[letter] for i, letter in enumerate(letters)]
-        )
-        params = fit_light(observed, expected, np.ones(SIZE * SIZE, bool))
-        corrected = apply_light(board_bgr, params, c, m)
+        if iteration + 1 < settings.light_iterations:
+            expected = np.array(
+                [looks.empty_means[i] if t == EMPTY else looks.tile_means[t] for i, t in enumerate(letters)]
+            )
+            params = fit_light(observed, expected, np.ones(SIZE * SIZE, bool))
+            corrected = apply_light(board_bgr, params, c, m)
+            gain = float(np.mean(params[:, 0]))
     return letters, confidence
 
 
@@ -900,6 +922,8 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
                 k, score, margin = orient_board(detect_gray, cells, calibration, settings)
             if best is None or score > best["score"]:
                 best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
+        if calibration is not None and best is not None and best["score"] >= settings.sure_border_match:
+            break  # candidates come largest first: a clear match needs no rivals
     return best
 
 
