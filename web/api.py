@@ -30,6 +30,7 @@ from scoring.shake_that_city.pattern import Pattern
 
 from . import convert
 from .app import get_table
+from .devices import read_shaker_photo
 from .events import TooManyStreams, format_event
 from .security import needs_pin
 from .store import NoGame, StaleRequest
@@ -206,23 +207,30 @@ def shake() -> Any:
     if request.files:
         data, _ = upload("photo")
         frame_bgr = decode(data, "photo")
-        from .devices import read_shaker_photo
-
         record = table.store.current()
-        reading = read_shaker_photo(frame_bgr, record.game.state.shaker())
+        reading = read_shaker_photo(frame_bgr, table.palette(), record.game.state.shaker())
         if not reading.valid:
             raise IllegalAction(f"shake again: {reading.reason or 'no complete 3 x 3 pattern in the photo'}")
         table.store.apply(Shake(Pattern.parse(reading.pattern)), expect_seq(request.form.to_dict()))
         return game_response()
     data = body()
     seq = expect_seq(data)
-    if data.get("simulate") is True:
+    if data.get("camera") is True:
+        record = table.store.current()
+        reading = read_shaker_photo(camera_frame(), table.palette(), record.game.state.shaker())
+        if not reading.valid:
+            raise IllegalAction(f"shake again: {reading.reason or 'no complete 3 x 3 pattern under the camera'}")
+        pattern = Pattern.parse(reading.pattern)
+    elif data.get("simulate") is True:
         record = table.store.current()
         pattern = simulated_pattern(record.game.state.shaker())
     elif "pattern" in data:
         pattern = Pattern.parse(data["pattern"])
     else:
-        raise IllegalAction('expected {"pattern": [[3 colours], [3 colours], [3 colours]]} or a multipart photo')
+        raise IllegalAction(
+            'expected {"pattern": [[3 colours], [3 colours], [3 colours]]}, {"camera": true}, {"simulate": true} '
+            "or a multipart photo"
+        )
     table.store.apply(Shake(pattern), seq)
     return game_response()
 
@@ -324,11 +332,42 @@ def set_board(player: str) -> Any:
 @needs_pin
 def board_photo(player: str) -> Any:
     """Read a board photo; the reading comes back to confirm and correct (``PUT /api/boards/<player>``)."""
-    table = get_table()
-    record = table.store.current()
+    record = get_table().store.current()
     record.game.state.player(player)  # 400 naming the players if unknown
     data, kind = upload("photo")
-    photo_bgr = decode(data, "photo")
+    return jsonify(board_reading(record, player, data, kind, decode(data, "photo")))
+
+
+@bp.post("/boards/<player>/camera")
+@needs_pin
+def board_from_camera(player: str) -> Any:
+    """Read a board laid under the table's camera (its latest picture)."""
+    table = get_table()
+    record = table.store.current()
+    record.game.state.player(player)
+    frame_bgr = camera_frame()
+    import cv2
+
+    ok, jpeg = cv2.imencode(".jpg", frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise IllegalAction("could not encode the camera picture")
+    return jsonify(board_reading(record, player, jpeg.tobytes(), "jpg", frame_bgr))
+
+
+def camera_frame() -> Any:
+    """The camera's latest picture as a BGR array, or a refusal saying why there is none."""
+    table = get_table()
+    if table.camera is None:
+        raise IllegalAction(f"there is no camera: {table.device_note}")
+    frame = table.camera.latest()
+    if frame is None:
+        raise IllegalAction("the camera has no picture yet; try again in a moment")
+    return getattr(frame, "frame_bgr", frame)
+
+
+def board_reading(record: Any, player: str, data: bytes, kind: str, photo_bgr: Any) -> dict[str, Any]:
+    """Keep the photo (under a name made here) and read it; differences against the tracked board."""
+    table = get_table()
     name = f"{record.id}-{uuid.uuid4().hex}.{kind}"
     (table.photos_dir / name).write_bytes(data)
     reading = read_board_photo(photo_bgr)
@@ -339,23 +378,22 @@ def board_photo(player: str) -> Any:
         view = convert.game_view(record)
         tracked = next(p["tracked_board"] for p in view["players"] if p["name"] == player)
         reading["differences"] = convert.differences(tracked, reading["grid"])
-    return jsonify(reading)
+    return reading
 
 
 def read_board_photo(photo_bgr: Any) -> dict[str, Any]:
-    table = get_table()
     try:
-        from vision.board_reader import BoardCalibration, read_board
+        from vision.board_reader import read_board
     except ImportError:
         return {"found": False, "grid": None, "reason": "the board reader is not installed: enter the board by hand"}
-    if not table.calibration_path.is_file():
+    calibration = get_table().board_calibration()
+    if calibration is None:
         return {
             "found": False,
             "grid": None,
             "reason": "the board reader is not calibrated yet (set-up: photo of an empty board and of the known "
             "layout): enter the board by hand",
         }
-    calibration = BoardCalibration.load(table.calibration_path)
     return read_board(photo_bgr, calibration).to_json()
 
 
@@ -381,13 +419,34 @@ def calibrate() -> Any:
         raise IllegalAction("known_board: expected a JSON list of 6 strings of 6 letters") from None
     side = request.form.get("side") or "inland"
     cal = calibrate_board(decode(empty, "empty"), decode(known, "known"), known_board, side)
-    cal.save(table.calibration_path)
+    table.save_board_calibration(cal)
     return jsonify(calibrated=True, side=side)
+
+
+@bp.post("/calibration/colours")
+@needs_pin
+def calibrate_colours() -> Any:
+    """Teach the shaker reader this camera's colours: a ``photo`` (or the camera's picture) and its ``pattern``."""
+    from .devices import calibrate_colours as calibrate
+
+    try:
+        raw = json.loads(request.form.get("pattern", ""))
+    except json.JSONDecodeError:
+        raise IllegalAction("pattern: expected a JSON list of 3 rows of 3 colours") from None
+    pattern = Pattern.parse(raw)
+    if "photo" in request.files:
+        data, _ = upload("photo")
+        frame_bgr = decode(data, "photo")
+    else:
+        frame_bgr = camera_frame()
+    palette = calibrate(get_table(), frame_bgr, pattern.to_json())
+    return jsonify(calibrated=True, palette=palette.to_json())
 
 
 @bp.get("/calibration")
 def calibration() -> Any:
-    return jsonify(board=get_table().calibration_path.is_file())
+    table = get_table()
+    return jsonify(board=table.calibration_path.is_file(), colours=table.palette_path.is_file())
 
 
 # ----------------------------------------------------------------------------------- camera, leds

@@ -55,7 +55,7 @@ def attach(
         try:
             from vision.shaker_live import LiveShakerReader
 
-            reader = LiveShakerReader()
+            reader = LiveShakerReader(palette=table.palette())
         except Exception as e:
             log.warning("live shaker reader not available: %s", e)
             notes.append(f"live shaker reader not available ({_one_line(e)}): enter patterns on the page")
@@ -73,10 +73,39 @@ def attach(
         table.device_note = "; ".join(notes)
 
 
-def read_shaker_photo(frame_bgr: Any, shaker: dict[str, int] | None = None) -> Any:
+def read_shaker_photo(frame_bgr: Any, palette: Any = None, shaker: dict[str, int] | None = None) -> Any:
     """The shaker reader on one frame (``vision.shaker.read_shaker``), checked against the shaker."""
     try:
         from vision.shaker import read_shaker
     except ImportError as e:
         raise ReaderMissing(f"the shaker reader is not installed ({e}): enter the pattern on the page") from None
-    return read_shaker(frame_bgr, shaker=shaker)
+    return read_shaker(frame_bgr, palette, shaker=shaker)
+
+
+class ColourCalibrationRefused(ValueError):
+    """The calibration photo does not show one complete 3 x 3 pattern to learn the colours from."""
+
+
+def calibrate_colours(table: Table, frame_bgr: Any, pattern: list[list[str]]) -> Any:
+    """Adapt the shaker reader's palette to this camera and light from one named pattern, and keep it."""
+    import os
+    import tempfile
+
+    import cv2
+
+    from vision.colour import default_palette
+    from vision.shaker_cli import InputError, calibrate
+
+    fd, name = tempfile.mkstemp(suffix=".png", dir=table.data_dir)  # the calibrator reads a file
+    os.close(fd)
+    try:
+        if not cv2.imwrite(name, frame_bgr):
+            raise ColourCalibrationRefused("could not keep the calibration photo")
+        try:
+            palette = calibrate(name, pattern, default_palette())
+        except InputError as e:
+            raise ColourCalibrationRefused(str(e).replace(name, "the photo")) from None
+    finally:
+        os.unlink(name)
+    table.save_palette(palette)
+    return palette

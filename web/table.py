@@ -51,6 +51,9 @@ class Table:
         self.photos_dir = data_dir / "photos"
         self.photos_dir.mkdir(parents=True, exist_ok=True)
         self.calibration_path = data_dir / "board-calibration.json"
+        self._board_calibration: Any = None
+        self.palette_path = data_dir / "shaker-palette.json"
+        self._palette: Any = None
         self.events = Broadcaster(max_streams=max_streams)
         self.rng = random.Random(seed)
         self.rng_lock = threading.Lock()
@@ -94,6 +97,37 @@ class Table:
     def device_event(self, event: dict[str, Any]) -> None:
         """A listener for the device loop: its events go to every page."""
         self.events.publish("device", dict(event))
+
+    def board_calibration(self) -> Any:
+        """The board reader's calibration (``vision.board_reader.BoardCalibration``), loaded once; None if not made."""
+        with self.rng_lock:
+            if self._board_calibration is None and self.calibration_path.is_file():
+                from vision.board_reader import BoardCalibration
+
+                self._board_calibration = BoardCalibration.load(self.calibration_path)
+            return self._board_calibration
+
+    def save_board_calibration(self, calibration: Any) -> None:
+        with self.rng_lock:
+            calibration.save(self.calibration_path)
+            self._board_calibration = calibration
+
+    def palette(self) -> Any:
+        """The shaker reader's colour palette calibrated at this table, or None for the default one."""
+        with self.rng_lock:
+            if self._palette is None and self.palette_path.is_file():
+                from vision.colour import load_palette
+
+                self._palette = load_palette(self.palette_path)
+            return self._palette
+
+    def save_palette(self, palette: Any) -> None:
+        with self.rng_lock:
+            palette.save(self.palette_path)
+            self._palette = palette
+        reader = getattr(self.loop, "reader", None)
+        if reader is not None and hasattr(reader, "palette"):
+            reader.palette = palette  # the live reader reads with the new colours from its next frame
 
     def tracker_snapshot(self) -> dict[str, Any] | None:
         return dict(self.tracker.snapshot()) if self.tracker is not None else None

@@ -376,7 +376,7 @@ def test_oversized_upload_is_413_before_decoding(tmp_path: Any) -> None:
 
 
 def test_calibration_refusals(client: FlaskClient, game: dict[str, Any]) -> None:
-    assert client.get("/api/calibration").json == {"board": False}
+    assert client.get("/api/calibration").json == {"board": False, "colours": False}
     r = client.post("/api/calibration/board", data={"empty": (io.BytesIO(png()), "e.png")}, headers=AUTH)
     assert r.status_code == 400
     assert "known" in r.json["error"]
@@ -386,7 +386,7 @@ def test_calibration_refusals(client: FlaskClient, game: dict[str, Any]) -> None
         headers=AUTH,
     )
     assert r.status_code == 400
-    assert client.get("/api/calibration").json == {"board": False}
+    assert client.get("/api/calibration").json == {"board": False, "colours": False}
 
 
 # ------------------------------------------------------------------------------- history, exports
