@@ -164,8 +164,12 @@ source_stamp() {
 
 install_project() {
     # pip must keep the system numpy that apt's picamera2 was built against (Bookworm: 1.24)
-    "$VENV/bin/python" -c 'import numpy; print("numpy==" + numpy.__version__)' |
-        write_if_changed "$PREFIX/constraints.txt" && say "numpy pinned: $(cat "$PREFIX/constraints.txt")"
+    local pin
+    pin="$("$VENV/bin/python" -c 'import numpy; print("numpy==" + numpy.__version__)')" ||
+        die "the system numpy is not importable from $VENV (python3-picamera2 brings python3-numpy)"
+    if printf '%s\n' "$pin" | write_if_changed "$PREFIX/constraints.txt"; then
+        say "numpy pinned: $pin"
+    fi
     local stamp
     stamp="$(source_stamp)"
     if [ -f "$PREFIX/installed-from" ] && [ "$(cat "$PREFIX/installed-from")" = "$stamp" ] &&
