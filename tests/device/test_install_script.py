@@ -51,7 +51,7 @@ cat > "$dir/bin/python" <<'PY'
 #!/usr/bin/env bash
 echo "venv-python $*" >> "$LOG"
 case "$1" in
-  -c) echo "numpy==1.24.2";;
+  -c) [ -n "${NO_NUMPY:-}" ] && exit 1; echo "numpy==1.24.2";;
   -m) touch "$(dirname "$0")/shakecity"; chmod +x "$(dirname "$0")/shakecity";;
 esac
 PY
@@ -146,3 +146,13 @@ def test_uninstall_keeps_games_and_config_unless_purged(sandbox: dict[str, str])
     out, calls = run(sandbox, "--uninstall", "--purge")
     assert not (root / "var/lib/shakecity").exists() and not (root / "etc/shakecity").exists()
     assert "userdel shakecity" in calls
+
+
+def test_no_system_numpy_stops_the_install_before_pip(sandbox: dict[str, str]) -> None:
+    root = Path(sandbox["SHAKECITY_INSTALL_ROOT"])
+    result = subprocess.run(
+        ["bash", str(INSTALL)], env={**sandbox, "NO_NUMPY": "1"}, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode != 0 and "system numpy is not importable" in result.stderr
+    assert "pip install" not in Path(sandbox["LOG"]).read_text()
+    assert not (root / "opt/shakecity/constraints.txt").exists()
