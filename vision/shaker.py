@@ -26,7 +26,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .colour import Palette, classify, default_palette, fit_gains, srgb_to_linear
+from .colour import (
+    Palette,
+    classify,
+    default_palette,
+    fit_gains,
+    lab_to_linear_rgb,
+    linear_rgb_to_lab,
+    srgb_to_linear,
+)
 from .errors import VisionError
 
 SETTINGS_VERSION = 1
@@ -41,18 +49,51 @@ class ShakerSettings:
     background_shrink: int = 4  # the table model is a median at 1/4 of the working size...
     background_window: float = 0.36  # ...over a window this fraction of its longer side
     lightness_weight: float = 0.45  # weight of L (0..255 scale) against a and b in the table difference
-    box_sizes: tuple[int, ...] = (6, 8, 11, 15, 20, 27, 36, 48)  # blob sizes tried (working pixels)
-    response_min: float = 8.0  # minimum centre-surround difference for a cube
-    response_noise_factor: float = 1.5  # ...or this many times the table's median difference
+    box_sizes: tuple[int, ...] = (4, 5, 7, 9, 12, 15, 20, 26, 34, 44, 57, 74)  # sizes tried (working px)
+    half_from: int = 16  # sizes from this one up are found on a halved copy
+    edge_lightness_weight: float = 0.6
+    response_min: float = 6.0  # minimum ring-minus-inside edge strength for a cube
+    response_noise_factor: float = 1.5  # ...or this many times the frame's mean edge strength
     max_candidates: int = 80
     nms_radius: float = 1.0  # one candidate per blob: others within this many box sizes are dropped
-    recheck_factor: float = 0.45  # an empty cell is rechecked at this fraction of the response threshold
+    recheck: bool = False  # look again at empty cells with the table difference
+    recheck_min: float = 4.0  # ...a cube there differs from the table by this much more than around it
+    recheck_noise_factor: float = 0.7
     pitch_min: float = 1.9  # lattice pitch / inscribed radius of a cube blob
     pitch_max: float = 5.0
+    pitch_to_size: tuple[float, float] = (1.08, 1.95)  # plausible pitch / cube size
+    size_penalty: float = 8.0
+    stray_penalty: float = 0.5
+    fill_tolerance: float = 0.22  # a candidate of another size fills an empty cell this close (pitches)...
+    fill_size_ratio: tuple[float, float] = (0.7, 1.45)  # ...of about the grid's cube size...
+    fill_strength: float = 0.5  # ...and standing out at least this much as the grid's cubes
+    filled_weight: float = 0.8
+    cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIEDE76)
+    cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
+    cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
+    shadow_levels: tuple[float, ...] = (
+        0.2,
+        0.3,
+        0.42,
+        0.6,
+        0.8,
+        1.0,
+    )  # a cell filled by a candidate of another size counts this much
+    uniform_box: float = 0.4  # the part of a cell (fraction of the pitch) that must be free of edges
+    uniformity_penalty: float = 4.0
+    separation_min: float = 2.0  # gaps between cells should hold this many times the edges inside them
+    separation_penalty: float = 3.0
+    min_pitch: float = 0.012  # the smallest lattice pitch, as a fraction of the frame's longer side
+    max_turn: float = 32.0  # degrees the grid may turn from the image axes
+    quality_contrast: float = 3.0  # a candidate this many times the table's median difference counts fully
+    quality_floor: float = 0.25
     lattice_tolerance: float = 0.28  # a cube sits on a lattice point when this close (fraction of pitch)
     out_of_line_reach: float = 1.15  # cubes this many pitches around the grid count as knocked out
     size_ratio_min: float = 0.55  # a grid cube's blob size against the grid's median
     stray_min_distance: float = 0.75  # ...and its distance from every grid cube (pitches)
+    stray_max_delta_e: float = 22.0  # ...and its colour this close to a palette colour
+    stray_strict_distance: float = 1.2  # the same when nine cubes are in the grid already
+    stray_strict_delta_e: float = 12.0
     stray_size_ratio: float = 0.72  # a cube off the grid: its size against the grid's median...
     stray_contrast_ratio: float = 0.5  # ...and its contrast with the table
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
@@ -76,6 +117,10 @@ class Candidates:
     radius: np.ndarray
     contrast: np.ndarray
     scale: float  # frame pixels per working pixel
+    strength: np.ndarray | None = None  # the edge-ring response (None: unknown)
+
+    def strength_or_ones(self) -> np.ndarray:
+        return self.strength if self.strength is not None else np.ones(len(self.xy))
 
 
 @dataclass(frozen=True)
@@ -89,6 +134,7 @@ class Grid:
     support: int
     stray_near: int  # candidates near the grid that sit on no grid cell
     score: float = 0.0
+    strays: tuple[int, ...] = ()
 
     @property
     def pitch(self) -> float:
@@ -146,8 +192,11 @@ def _odd(n: float) -> int:
     return k if k % 2 else k + 1
 
 
-def table_difference(frame_bgr: np.ndarray, settings: ShakerSettings) -> tuple[np.ndarray, float, np.ndarray]:
-    """How much each working pixel differs from the table (float32 map), the working scale, the Lab copy."""
+def table_difference(
+    frame_bgr: np.ndarray, settings: ShakerSettings
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """How much each working pixel differs from the table (float32 map), the working scale, the Lab copy
+    of the working image and the table model (8-bit Lab at 1/``background_shrink`` of the working size)."""
     h, w = frame_bgr.shape[:2]
     scale = max(h, w) / settings.work_long_side
     if scale > 1.0:
@@ -167,32 +216,60 @@ def table_difference(frame_bgr: np.ndarray, settings: ShakerSettings) -> tuple[n
     diff = cv2.absdiff(lab, bg)
     dl, da, db = cv2.split(diff)
     d = cv2.addWeighted(dl, settings.lightness_weight, cv2.add(da, db), 1.0, 0.0, dtype=cv2.CV_32F)
-    return d, scale, lab
+    return d, scale, lab, bg_tiny
+
+
+def edge_strength(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
+    """Colour gradient magnitude (L1, Sobel) summed over L, a and b: cube outlines stand out."""
+    g = np.zeros(lab.shape[:2], np.float32)
+    for ch, weight in zip(cv2.split(lab), (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
+        gx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3)
+        mag = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+        g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g)
+    return g
 
 
 def find_cubes(
-    frame_bgr: np.ndarray, settings: ShakerSettings = DEFAULT_SETTINGS, *, diff: tuple[np.ndarray, float] | None = None
+    frame_bgr: np.ndarray,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    work: tuple[np.ndarray, float, np.ndarray] | None = None,
+    edges: np.ndarray | None = None,
 ) -> list[Candidates]:
-    """Cube-like blobs, one candidate list per blob size tried (the lattice stage picks the size).
+    """Cube-like shapes, one candidate list per size tried (the lattice stage picks the size).
 
-    A blob is a place where the table difference is high over an s x s box and lower in the 2s x 2s
-    box around it (a centre-surround response). No cube size in pixels is assumed: every size in
-    ``settings.box_sizes`` is tried; larger sizes are found on a halved copy to keep it fast.
+    A cube's top face is a uniform patch inside a ring of strong colour edges (its outline): the
+    response at size s is the mean edge strength on a square ring around s minus the mean inside it.
+    No cube size in pixels is assumed: every size in ``settings.box_sizes`` is tried, larger ones on
+    a halved copy to keep it fast. ``work`` is :func:`table_difference`'s result, when already made.
     """
-    if diff is None:
-        d, scale, _ = table_difference(frame_bgr, settings)
-    else:
-        d, scale = diff
-    noise = float(np.median(d))
-    thr = max(settings.response_min, settings.response_noise_factor * noise)
-    half = cv2.resize(d, (max(1, d.shape[1] // 2), max(1, d.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    d, scale, lab = work if work is not None else table_difference(frame_bgr, settings)[:3]
+    g = edges if edges is not None else edge_strength(lab, settings)
+    g_half = cv2.resize(g, (max(1, g.shape[1] // 2), max(1, g.shape[0] // 2)), interpolation=cv2.INTER_AREA)
+    d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
+    thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
+    d_thr = max(4.0, float(np.median(d)))
+    sizes = settings.box_sizes
+    sums: dict[tuple[int, int], np.ndarray] = {}
+
+    def box_sum(level: int, b: int) -> np.ndarray:
+        if (level, b) not in sums:
+            img = g if level == 0 else g_half
+            sums[(level, b)] = cv2.boxFilter(img, -1, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
+        return sums[(level, b)]
+
     out = []
-    for size in settings.box_sizes:
-        img, f = (d, 1.0) if size < 14 else (half, 2.0)
-        sz = max(3, int(round(size / f)))
-        inner = cv2.blur(img, (sz, sz))
-        outer = cv2.blur(img, (2 * sz + 1, 2 * sz + 1))
-        resp = inner - outer
+    for j in range(len(sizes) - 2):
+        top = sizes[j + 1]
+        level = 0 if top < settings.half_from else 1
+        f = 2**level
+        b_in = max(2, int(round(sizes[j] / f)))
+        b_out = max(b_in + 2, int(round(sizes[j + 2] / f)))
+        s_in, s_out = box_sum(level, b_in), box_sum(level, b_out)
+        inner = s_in / (b_in * b_in)
+        ring = (s_out - s_in) / (b_out * b_out - b_in * b_in)
+        resp = ring - inner
         peaks = (resp > thr) & (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8)))
         ys, xs = np.nonzero(peaks)
         if len(xs) == 0:
@@ -202,19 +279,23 @@ def find_cubes(
         order = np.argsort(-r, kind="stable")[: 4 * settings.max_candidates]
         xs, ys = xs[order], ys[order]
         pts = np.stack([xs, ys], 1).astype(np.float64)
+        top_w = top / f
         keep: list[int] = []
         for i in range(len(pts)):
             if keep:
                 kp = pts[keep]
-                if np.any(np.hypot(kp[:, 0] - pts[i, 0], kp[:, 1] - pts[i, 1]) < settings.nms_radius * sz):
+                if np.any(np.hypot(kp[:, 0] - pts[i, 0], kp[:, 1] - pts[i, 1]) < settings.nms_radius * top_w):
                     continue
             keep.append(i)
             if len(keep) >= settings.max_candidates:
                 break
         pts = pts[keep]
-        contrast = inner[pts[:, 1].astype(int), pts[:, 0].astype(int)] / max(thr, 1.0)
+        strength = resp[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
+        dm = d if level == 0 else d_half
+        dbox = cv2.blur(dm, (max(1, b_in), max(1, b_in)))
+        contrast = dbox[pts[:, 1].astype(int), pts[:, 0].astype(int)] / d_thr
         xy = (pts + 0.5) * (scale * f) - 0.5
-        out.append(Candidates(xy, np.full(len(xy), size * scale / 2.0), contrast.astype(np.float64), scale))
+        out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
 
 
@@ -233,6 +314,7 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     rr = np.maximum(R[:, None], R[None, :])
     ratio = np.minimum(R[:, None], R[None, :]) / rr
     ok = (dist >= settings.pitch_min * rr) & (dist <= settings.pitch_max * rr) & (ratio >= 0.5)
+    ok &= dist >= settings.min_pitch * cands.scale * settings.work_long_side
     ai, bi = np.nonzero(ok)
     if len(ai) == 0:
         raise GridNotFound("no pattern: no two cube-like shapes side by side")
@@ -247,6 +329,13 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     if not np.any(good):
         raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
     ai, ci, U = ai[good], ci[good], U[good]
+    # the grid is turned at most ``max_turn`` degrees from the image axes (the rotation setting does the rest)
+    ang = np.degrees(np.arctan2(U[:, 1], U[:, 0]))
+    turned = np.abs((ang + 45.0) % 90.0 - 45.0)
+    keep_turn = turned <= settings.max_turn
+    ai, ci, U = ai[keep_turn], ci[keep_turn], U[keep_turn]
+    if len(ai) == 0:
+        raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
     V = P[ci] - P[ai]
     # dedupe near-identical hypotheses cheaply: keep a, u direction and length bins
     H = len(ai)
@@ -276,11 +365,11 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     )
     on = (err <= settings.lattice_tolerance) & size_ok & (np.abs(rc) <= 4).all(-1)
     # occupancy on a 9 x 9 lattice window around the seed (coords -4..4)
-    occ = np.zeros((H, 9, 9), dtype=np.int32)
+    quality = np.clip(cands.contrast / settings.quality_contrast, settings.quality_floor, 1.0)
+    occ = np.zeros((H, 9, 9), dtype=np.float64)
     hh, nn = np.nonzero(on)
-    np.add.at(occ, (hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4), 1)
-    occ = np.minimum(occ, 1)
-    ii = np.zeros((H, 10, 10), dtype=np.int32)
+    np.maximum.at(occ, (hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4), quality[nn])
+    ii = np.zeros((H, 10, 10), dtype=np.float64)
     ii[:, 1:, 1:] = occ.cumsum(1).cumsum(2)
 
     def box(y0: int, x0: int, size: int) -> np.ndarray:
@@ -295,7 +384,7 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
             if y0 >= 1 and x0 >= 1 and y0 + 4 <= 9 and x0 + 4 <= 9:
                 ring = box(y0 - 1, x0 - 1, 5) - inner
             else:
-                ring = np.zeros(H, np.int32)
+                ring = np.zeros(H)
             score = inner - 1.0 * ring - 0.02 * np.abs(np.log(np.abs(det) / pitch**2))
             h = int(np.argmax(score))
             if score[h] > best_score:
@@ -342,14 +431,15 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     )
     cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
     pitch_now = (np.linalg.norm(u) + np.linalg.norm(v)) / 2
-    stray_near = 0
+    strays: list[int] = []
     for k in np.nonzero(near)[0]:
         if int(k) in assigned:
             continue
         # a second blob on a cube already in the grid (its side face, its shadow) is not a cube
         if len(cube_xy) and np.min(np.hypot(*(cube_xy - P[k]).T)) < settings.stray_min_distance * pitch_now:
             continue
-        stray_near += 1
+        strays.append(int(k))
+    stray_near = len(strays)
     # orientation: columns along +x, rows along +y
     centres = np.array([[o + c * u + r * v for c in range(3)] for r in range(3)])  # (row, col, xy)
     grid_cells = cells
@@ -372,8 +462,197 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         cell_candidate=tuple(tuple(int(x) for x in row) for row in grid_cells),
         support=support,
         stray_near=stray_near,
+        strays=tuple(strays),
         score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
     )
+
+
+def fill_from_other_sizes(
+    grid: Grid, cands: Candidates, all_cands: Sequence[Candidates], settings: ShakerSettings = DEFAULT_SETTINGS
+) -> tuple[Grid, Candidates]:
+    """Empty cells take a candidate found at a neighbouring size, when one sits on the cell, fits the
+    grid's cube size and stands out as much as the grid's cubes do."""
+    members = [k for row in grid.cell_candidate for k in row if k >= 0]
+    med_r = float(np.median(cands.radius[members]))
+    med_s = float(np.median(cands.strength_or_ones()[members]))
+    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
+    strength = list(cands.strength_or_ones())
+    cells = [list(row) for row in grid.cell_candidate]
+    tol = settings.fill_tolerance * grid.pitch
+    lo, hi = settings.fill_size_ratio
+    for r in range(3):
+        for c in range(3):
+            if cells[r][c] >= 0:
+                continue
+            centre = grid.centre(r, c)
+            best: tuple[float, np.ndarray, float, float, float] | None = None
+            for other in all_cands:
+                if other is cands or len(other.xy) == 0:
+                    continue
+                rr = float(other.radius[0])
+                if not (lo * med_r <= rr <= hi * med_r):
+                    continue
+                dist = np.hypot(*(other.xy - centre).T)
+                k = int(np.argmin(dist))
+                st = float(other.strength_or_ones()[k])
+                if dist[k] <= tol and st >= settings.fill_strength * med_s and (best is None or dist[k] < best[0]):
+                    best = (float(dist[k]), other.xy[k], rr, float(other.contrast[k]), st)
+            if best is not None:
+                cells[r][c] = len(xy)
+                xy.append(best[1])
+                rad.append(best[2])
+                con.append(best[3])
+                strength.append(best[4])
+    support = sum(1 for row in cells for k in row if k >= 0)
+    if support == grid.support:
+        return grid, cands
+    new = Candidates(np.array(xy), np.array(rad), np.array(con), cands.scale, np.array(strength))
+    return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new
+
+
+def table_colour_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, settings: ShakerSettings) -> np.ndarray:
+    """The table model's colour (linear RGB) under a frame point."""
+    f = scale * settings.background_shrink
+    h, w = table_lab8.shape[:2]
+    x = int(min(w - 1, max(0, round((xy[0] + 0.5) / f - 0.5))))
+    y = int(min(h - 1, max(0, round((xy[1] + 0.5) / f - 0.5))))
+    L8, a8, b8 = (float(v) for v in table_lab8[y, x])
+    return np.clip(lab_to_linear_rgb(np.array([L8 * 100 / 255, a8 - 128, b8 - 128])), 1e-4, None)
+
+
+def verify_cells(
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    cands: Candidates,
+    table_lab8: np.ndarray,
+    scale: float,
+    palette: Palette,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
+    """Decide each cell by its colour, in the light normalised on the grid's cubes.
+
+    A cell holds a cube when its colour is a palette colour, and either a cube-like outline was found
+    there or its colour is clearly nearer the palette than the table under it, in full light or in
+    any shadow (the table's colour scaled down). The table in a neighbour's shadow, a hand, a shadow
+    on a wooden table: no palette colour, or no better than the table.
+    """
+    members = [k for row in grid.cell_candidate for k in row if k >= 0]
+    med_r = float(np.median(cands.radius[members])) if members else grid.pitch / 3
+    radius = max(1.5, settings.sample_radius * grid.pitch)
+    points, tops, tables = [], [], []
+    for r in range(3):
+        for c in range(3):
+            k = grid.cell_candidate[r][c]
+            p = np.asarray(cands.xy[k] if k >= 0 else grid.centre(r, c), dtype=np.float64)
+            points.append(p)
+            tops.append(sample_top_face(frame_bgr, p, radius))
+            tables.append(table_colour_at(table_lab8, p, scale, settings))
+    tops_a = np.array(tops)
+    have = np.array([k >= 0 for row in grid.cell_candidate for k in row])
+    gains, _ = fit_gains(tops_a[have] if have.sum() >= 3 else tops_a, palette)
+    lab = linear_rgb_to_lab(tops_a * gains)
+    ref = palette.ref_lab
+    d_pal = np.sqrt(((lab[:, None, :] - ref[None, :, :]) ** 2).sum(-1)).min(1)
+    levels = np.array(settings.shadow_levels)
+    table_family = linear_rgb_to_lab(np.array(tables)[:, None, :] * levels[None, :, None] * gains)
+    d_tab = np.sqrt(((lab[:, None, :] - table_family) ** 2).sum(-1)).min(1)
+    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
+    strength = list(cands.strength_or_ones())
+    cells = [list(row) for row in grid.cell_candidate]
+    tests: list[dict[str, Any]] = []
+    for i in range(9):
+        r, c = divmod(i, 3)
+        palette_like = d_pal[i] <= settings.cell_max_delta_e
+        distinct = d_pal[i] + settings.cell_margin <= d_tab[i] and d_pal[i] <= settings.cell_fill_delta_e
+        cube = palette_like and (bool(have[i]) or distinct)
+        tests.append(
+            {
+                "row": r,
+                "col": c,
+                "d_palette": round(float(d_pal[i]), 1),
+                "d_table": round(float(d_tab[i]), 1),
+                "outline": bool(have[i]),
+                "cube": bool(cube),
+            }
+        )
+        if cube and cells[r][c] < 0:
+            cells[r][c] = len(xy)
+            xy.append(points[i])
+            rad.append(med_r)
+            con.append(1.0)
+            strength.append(0.0)
+        elif not cube:
+            cells[r][c] = -1
+    support = sum(1 for row in cells for k in row if k >= 0)
+    new = Candidates(np.array(xy), np.array(rad), np.array(con), cands.scale, np.array(strength))
+    return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new, tests
+
+
+def _box_mean(integral: np.ndarray, x: float, y: float, half: float) -> float:
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    x0, x1 = int(max(0, round(x - half))), int(min(w, round(x + half) + 1))
+    y0, y1 = int(max(0, round(y - half))), int(min(h, round(y + half) + 1))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    return float(total) / ((x1 - x0) * (y1 - y0))
+
+
+def cell_uniformity(
+    grid: Grid, edge_sum: np.ndarray, scale: float, settings: ShakerSettings = DEFAULT_SETTINGS
+) -> float:
+    """Edge strength inside the grid's cells against the whole grid's: low when the cells sit on cube tops,
+    high when the lattice sits on the gaps between cubes."""
+    pitch_w = grid.pitch / scale
+    half = settings.uniform_box * pitch_w / 2
+    inside = []
+    for r in range(3):
+        for c in range(3):
+            x, y = (grid.centre(r, c) + 0.5) / scale - 0.5
+            inside.append(_box_mean(edge_sum, x, y, half))
+    cx, cy = (grid.centre(1, 1) + 0.5) / scale - 0.5
+    whole = _box_mean(edge_sum, cx, cy, 1.5 * pitch_w)
+    return float(np.mean(inside)) / max(whole, 1e-6)
+
+
+def cell_separation(grid: Grid, edge_sum: np.ndarray, scale: float) -> float:
+    """Edge strength on the gaps between neighbouring cells against inside the cells: cubes stand apart."""
+    pitch_w = grid.pitch / scale
+    half = 0.12 * pitch_w
+    gaps, cells = [], []
+    for r in range(3):
+        for c in range(3):
+            p = (grid.centre(r, c) + 0.5) / scale - 0.5
+            cells.append(_box_mean(edge_sum, p[0], p[1], half))
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + dr < 3 and c + dc < 3:
+                    q = (grid.centre(r + dr, c + dc) + 0.5) / scale - 0.5
+                    m = (p + q) / 2
+                    gaps.append(_box_mean(edge_sum, m[0], m[1], half))
+    return float(np.median(gaps)) / max(float(np.mean(cells)), 1e-6)
+
+
+def grid_plausibility(
+    grid: Grid,
+    cands: Candidates,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    edge_sum: np.ndarray | None = None,
+    scale: float = 1.0,
+) -> float:
+    """How well a fitted grid explains the scene: its support, minus strays, an implausible cube size and
+    edges inside the cells (a lattice on the gaps)."""
+    members = [k for row in grid.cell_candidate for k in row if k >= 0]
+    size = 2 * float(np.median(cands.radius[members])) if members else 1.0
+    ratio = grid.pitch / max(size, 1e-6)
+    lo, hi = settings.pitch_to_size
+    off = max(0.0, np.log(lo / ratio), np.log(ratio / hi))
+    total = grid.score - settings.stray_penalty * grid.stray_near - settings.size_penalty * off
+    if edge_sum is not None:
+        total -= settings.uniformity_penalty * cell_uniformity(grid, edge_sum, scale, settings)
+        sep = cell_separation(grid, edge_sum, scale)
+        total -= settings.separation_penalty * max(0.0, np.log(settings.separation_min / max(sep, 1e-6)))
+    return total
 
 
 def recheck_empty_cells(
@@ -381,7 +660,7 @@ def recheck_empty_cells(
 ) -> tuple[Grid, Candidates]:
     """Look again, with a lower threshold, at grid cells where no cube was found (dark on dark...)."""
     noise = float(np.median(d))
-    thr = max(settings.response_min, settings.response_noise_factor * noise) * settings.recheck_factor
+    thr = max(settings.recheck_min, settings.recheck_noise_factor * noise)
     pitch_w = grid.pitch / scale
     size = max(3, int(round(0.6 * pitch_w)))
     h, w = d.shape
@@ -433,18 +712,25 @@ def sample_cubes(
                 continue
             xy = cands.xy[k]
             rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
-            x0, x1 = int(max(0, np.floor(xy[0] - rad))), int(min(w, np.ceil(xy[0] + rad) + 1))
-            y0, y1 = int(max(0, np.floor(xy[1] - rad))), int(min(h, np.ceil(xy[1] + rad) + 1))
-            patch = frame_bgr[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-            yy, xx = np.mgrid[y0:y1, x0:x1]
-            inside = ((xx - xy[0]) ** 2 + (yy - xy[1]) ** 2 <= rad * rad).ravel()
-            pix = patch[inside] if inside.any() else patch
-            lin = srgb_to_linear(pix[:, ::-1] / 255.0)
-            # the top face: drop the darkest quarter (bevels, edges, a shadow's rim)
-            lum = lin @ np.array([0.2126, 0.7152, 0.0722])
-            keep = lum >= np.quantile(lum, 0.25)
-            out.append((r, c, xy, np.median(lin[keep], axis=0)))
+            out.append((r, c, xy, sample_top_face(frame_bgr, xy, rad)))
     return out
+
+
+def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.ndarray:
+    """Median linear RGB in a disk around ``xy``, leaving out its darkest quarter (bevels, edges, shadow)."""
+    h, w = frame_bgr.shape[:2]
+    x0, x1 = int(max(0, np.floor(xy[0] - rad))), int(min(w, np.ceil(xy[0] + rad) + 1))
+    y0, y1 = int(max(0, np.floor(xy[1] - rad))), int(min(h, np.ceil(xy[1] + rad) + 1))
+    if x1 <= x0 or y1 <= y0:
+        return np.full(3, 1e-4)
+    patch = frame_bgr[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = ((xx - xy[0]) ** 2 + (yy - xy[1]) ** 2 <= rad * rad).ravel()
+    pix = patch[inside] if inside.any() else patch
+    lin = srgb_to_linear(pix[:, ::-1] / 255.0)
+    lum = lin @ np.array([0.2126, 0.7152, 0.0722])
+    keep = lum >= np.quantile(lum, 0.25)
+    return np.median(lin[keep], axis=0)
 
 
 # ---------------------------------------------------------------- stage 4: classify
@@ -452,18 +738,72 @@ def sample_cubes(
 
 def classify_cubes(
     samples: Sequence[tuple[int, int, np.ndarray, np.ndarray | None]], palette: Palette
-) -> list[CubeReading]:
-    """Normalise the light on the cubes present, then name each by its nearest palette colour."""
+) -> tuple[list[CubeReading], np.ndarray]:
+    """Normalise the light on the cubes present, then name each by its nearest palette colour.
+
+    Returns the readings (cell by cell) and the gains that normalised the light.
+    """
     present = [s for s in samples if s[3] is not None]
     readings: dict[tuple[int, int], CubeReading] = {}
+    gains = np.ones(3)
     if present:
         obs = np.array([s[3] for s in present])
-        _, lab = fit_gains(obs, palette)
+        gains, lab = fit_gains(obs, palette)
         for s, m in zip(present, classify(lab, palette), strict=True):
             readings[(s[0], s[1])] = CubeReading(
                 s[0], s[1], m.name, m.confidence, (float(s[2][0]), float(s[2][1])), m.lab
             )
-    return [readings.get((r, c), CubeReading(r, c, None, 0.0, (float(xy[0]), float(xy[1])))) for r, c, xy, _ in samples]
+    cubes = [
+        readings.get((r, c), CubeReading(r, c, None, 0.0, (float(xy[0]), float(xy[1])))) for r, c, xy, _ in samples
+    ]
+    return cubes, gains
+
+
+def out_of_line_cubes(
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    pool: Sequence[Candidates],
+    gains: np.ndarray,
+    palette: Palette,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    strict: bool = False,
+) -> list[tuple[float, float]]:
+    """Cubes near the grid that sit on none of its cells: a cube-sized shape, away from every grid cube,
+    whose colour (in the grid's light) is a palette colour. ``strict`` (when all nine cells hold a
+    cube, so a tenth is unlikely) asks for more distance and a closer colour."""
+    min_dist = settings.stray_strict_distance if strict else settings.stray_min_distance
+    max_de = settings.stray_strict_delta_e if strict else settings.stray_max_delta_e
+    cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
+    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+    B = np.column_stack([grid.col_step, grid.row_step])
+    Binv = np.linalg.inv(B)
+    reach = settings.out_of_line_reach
+    pitch = grid.pitch
+    found: list[tuple[float, float]] = []
+    ref = palette.ref_lab
+    for cands in pool:
+        if len(cands.xy) == 0:
+            continue
+        cc = (cands.xy - grid.origin) @ Binv.T
+        near = (cc >= -reach).all(1) & (cc <= 2 + reach).all(1)
+        for k in np.nonzero(near)[0]:
+            p = cands.xy[k]
+            if np.min(np.hypot(*(cube_xy - p).T)) < min_dist * pitch:
+                continue
+            if np.min(np.hypot(*(centres - p).T)) < settings.lattice_tolerance * pitch:
+                continue  # on an empty cell: that cell's business
+            if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
+                continue
+            rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+            lab = linear_rgb_to_lab(sample_top_face(frame_bgr, p, rad) * gains)
+            if np.sqrt(((ref - lab) ** 2).sum(1)).min() <= max_de:
+                found.append((float(p[0]), float(p[1])))
+    return found
+
+
+def _cell_points(grid: Grid) -> list[np.ndarray]:
+    return [grid.centre(r, c) for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
 
 
 # ---------------------------------------------------------------- stage 5: check
@@ -477,14 +817,16 @@ def _rotate(rows: list[list[Any]], rotation: int) -> list[list[Any]]:
     return out
 
 
-def check_grid(grid: Grid, cubes: Sequence[CubeReading], settings: ShakerSettings = DEFAULT_SETTINGS) -> str | None:
+def check_grid(
+    grid: Grid, cubes: Sequence[CubeReading], strays: int = 0, settings: ShakerSettings = DEFAULT_SETTINGS
+) -> str | None:
     """The reason to refuse this grid, or None when it shows one complete, aligned pattern."""
     present = sum(1 for c in cubes if c.colour is not None)
     if present < 9:
-        if grid.stray_near:
+        if strays:
             return f"a cube is out of line ({present} cubes in the grid)"
         return f"{present} cubes in the grid"
-    if grid.stray_near:
+    if strays:
         return "a cube is out of line"
     low = [c for c in cubes if c.confidence < settings.min_confidence]
     if low:
@@ -529,28 +871,44 @@ def read_shaker(
     if frame_bgr.dtype != np.uint8:
         raise VisionError("read_shaker: expected an 8-bit image")
     palette = palette or default_palette()
-    best: tuple[float, Grid, Candidates] | None = None
+    best: tuple[float, Grid, Candidates, int] | None = None
     error = GridNotFound("no pattern: nothing like a cube in view")
-    d, scale, _ = table_difference(frame_bgr, settings)
-    all_cands = find_cubes(frame_bgr, settings, diff=(d, scale))
-    for cands in all_cands:
+    d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
+    g = edge_strength(lab, settings)
+    g_sum = cv2.integral(g)
+    all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+    for j, cands in enumerate(all_cands):
         try:
             grid = fit_grid(cands, settings)
         except GridNotFound as e:
             error = e
             continue
-        if best is None or grid.score > best[0]:
-            best = (grid.score, grid, cands)
+        support = grid.support
+        if support < 9:
+            grid, cands = fill_from_other_sizes(grid, cands, all_cands, settings)
+        total = grid_plausibility(grid, cands, settings, edge_sum=g_sum, scale=scale)
+        total += settings.filled_weight * (grid.support - support)
+        if best is None or total > best[0]:
+            best = (total, grid, cands, j)
     if best is None:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
-    _, grid, cands = best
-    if grid.support < 9:
+    _, grid, cands, j = best
+    grid, cands, cell_tests = verify_cells(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
+    if grid.support < 9 and settings.recheck:
         grid, cands = recheck_empty_cells(d, scale, grid, cands, settings)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
-    cubes = classify_cubes(samples, palette)
+    cubes, gains = classify_cubes(samples, palette)
+    pool = all_cands[max(0, j - 1) : j + 2]
+    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, strict=True)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
-    debug = {"candidates": cands, "grid": grid}
-    reason = check_grid(grid, cubes, settings)
+    debug = {
+        "candidates": cands,
+        "grid": grid,
+        "all_candidates": all_cands,
+        "strays": strays,
+        "cell_tests": cell_tests,
+    }
+    reason = check_grid(grid, cubes, len(strays), settings)
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:
@@ -571,6 +929,8 @@ def draw_reading(frame_bgr: np.ndarray, reading: ShakerReading) -> np.ndarray:
     if cands is not None:
         for (x, y), r in zip(cands.xy, cands.radius, strict=True):
             cv2.circle(out, (round(x), round(y)), max(2, round(r)), (255, 0, 255), scale)
+    for x, y in reading.debug.get("strays", ()):
+        cv2.circle(out, (round(x), round(y)), 12 * scale, (0, 0, 255), 2 * scale)
     if reading.grid_corners is not None:
         pts = np.array(reading.grid_corners, dtype=np.int32).reshape(-1, 1, 2)
         cv2.polylines(out, [pts], True, (0, 255, 0) if reading.valid else (0, 0, 255), 2 * scale)
