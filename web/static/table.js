@@ -240,14 +240,18 @@ async function tapBoard(p, choice, r, c, cell) {
   } else delete selected[p.name];
 }
 
-function patternEntry() {
-  const box = $("#pattern-entry");
+function patternEntry(box = $("#pattern-entry")) {
   box.replaceChildren();
   for (let i = 0; i < 9; i++) {
     const select = el("select", { name: `cube${i}`, "aria-label": `cube ${Math.floor(i / 3) + 1}, ${(i % 3) + 1}` });
     for (const colour of COLOURS) select.append(el("option", { value: colour, text: `${COLOUR_TILE[colour]} ${colour}` }));
     box.append(select);
   }
+}
+
+function enteredPattern(box) {
+  const cubes = [...box.querySelectorAll("select")].map((s) => s.value);
+  return [cubes.slice(0, 3), cubes.slice(3, 6), cubes.slice(6, 9)];
 }
 
 function renderTracker() {
@@ -272,6 +276,8 @@ async function loadDevice() {
   if (!res.ok) return;
   device = res.data;
   renderTracker();
+  if (device.camera && PAGE === "table") $("#read-camera").hidden = false;
+  if (device.camera && PAGE === "boards") $("#board-camera").hidden = false;
   if (device.camera && PAGE === "table") {
     const fig = $("#camera"), img = $("#camera-img");
     fig.hidden = false;
@@ -288,9 +294,20 @@ function initRound() {
   $("#enter-pattern").addEventListener("click", () => { $("#pattern-form").hidden = !$("#pattern-form").hidden; });
   $("#pattern-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const cubes = [...$("#pattern-entry").querySelectorAll("select")].map((s) => s.value);
-    const res = await api("POST", "/api/shake", { pattern: [cubes.slice(0, 3), cubes.slice(3, 6), cubes.slice(6, 9)], seq: game?.seq });
+    const res = await api("POST", "/api/shake", { pattern: enteredPattern($("#pattern-entry")), seq: game?.seq });
     if (res.ok) $("#pattern-form").hidden = true;
+  });
+  $("#read-camera").addEventListener("click", () => api("POST", "/api/shake", { camera: true, seq: game?.seq }));
+  $("#shake-photo").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    e.target.value = "";
+    if (!file) return;
+    const form = new FormData();
+    form.append("photo", file);
+    if (game) form.append("seq", game.seq);
+    say("Reading the photo…", "info");
+    const res = await api("POST", "/api/shake", form);
+    if (res.ok) say("Pattern read from the photo", "info");
   });
   $("#next-round").addEventListener("click", () => api("POST", "/api/next-round", { seq: game?.seq }));
   $("#undo").addEventListener("click", async () => {
@@ -434,18 +451,31 @@ function uploadPhoto(file) {
     let data = {};
     try { data = JSON.parse(xhr.responseText); } catch (e) { data = { error: "unreadable answer" }; }
     if (xhr.status !== 200) { state.textContent = ""; say(data.error || `refused (${xhr.status})`); return; }
-    state.textContent = data.found
-      ? `Read. North was ${data.north} in the photo. ${data.low_confidence_cells.length} cell(s) to confirm (yellow).`
-      : `No reading: ${data.reason}. Enter the board by tapping cells.`;
-    const img = new Image();
-    img.addEventListener("load", () => { boardEdit.image = img; startEditing(player, data); });
-    img.src = data.photo_url;
+    showReading(player, data);
   });
   xhr.addEventListener("error", () => { progress.hidden = true; say("The upload failed: is the table reachable?"); });
   xhr.send(form);
 }
 
+function showReading(player, data) {
+  const state = $("#read-state");
+  state.textContent = data.found
+    ? `Read. North was ${data.north} in the photo. ${data.low_confidence_cells.length} cell(s) to confirm (yellow).`
+    : `No reading: ${data.reason}. Enter the board by tapping cells.`;
+  const img = new Image();
+  img.addEventListener("load", () => { boardEdit.image = img; startEditing(player, data); });
+  img.src = data.photo_url;
+}
+
 function initBoards() {
+  loadDevice();
+  $("#board-camera").addEventListener("click", async () => {
+    const player = $("#board-player").value;
+    $("#read-state").textContent = "Reading the board under the camera…";
+    const res = await api("POST", `/api/boards/${encodeURIComponent(player)}/camera`);
+    if (res.ok) showReading(player, res.data);
+    else $("#read-state").textContent = "";
+  });
   $("#board-player").addEventListener("change", (e) => { boardEdit.image = null; startEditing(e.target.value, null); });
   $("#board-photo").addEventListener("change", (e) => { if (e.target.files[0]) uploadPhoto(e.target.files[0]); e.target.value = ""; });
   $("#confirm-board").addEventListener("click", async () => {
@@ -529,7 +559,22 @@ function initSetup() {
   const layout = known ? known.dataset.grid.split(",") : [];
   if (known) known.replaceWith(Object.assign(boardGrid(layout, { small: true }), { id: "known-board" }));
   const state = $("#calibration-state");
-  api("GET", "/api/calibration").then((r) => { if (r.ok) state.textContent = r.data.board ? "The board reader is calibrated." : "Not calibrated yet: photos can still be corrected by hand."; });
+  const colourBox = $("#colour-pattern");
+  patternEntry(colourBox);
+  api("GET", "/api/calibration").then((r) => {
+    if (!r.ok) return;
+    state.textContent = r.data.board ? "The board reader is calibrated." : "Not calibrated yet: photos can still be corrected by hand.";
+    $("#colour-state").textContent = r.data.colours ? "The camera's colours are calibrated." : "Default colours (not calibrated).";
+  });
+  $("#calibrate-colours").addEventListener("click", async () => {
+    const form = new FormData();
+    form.append("pattern", JSON.stringify(enteredPattern(colourBox)));
+    const file = $('#colour-calibration input[name="photo"]').files[0];
+    if (file) form.append("photo", file);
+    $("#colour-state").textContent = "Calibrating…";
+    const res = await api("POST", "/api/calibration/colours", form);
+    $("#colour-state").textContent = res.ok ? "Calibrated: the shaker reader uses these colours now." : "";
+  });
   $("#calibrate")?.addEventListener("click", async () => {
     const box = $("#calibration");
     const empty = box.querySelector('input[name="empty"]').files[0];
