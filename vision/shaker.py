@@ -45,57 +45,50 @@ class ShakerSettings:
     """Every tunable of the reader, in one versioned place (chosen from eval-shaker's measurements)."""
 
     version: int = SETTINGS_VERSION
+    # find: the table model and the cube finder
     work_long_side: int = 512  # the finder works on a copy this long (pixels)
     background_shrink: int = 4  # the table model is a median at 1/4 of the working size...
     background_window: float = 0.36  # ...over a window this fraction of its longer side
     lightness_weight: float = 0.45  # weight of L (0..255 scale) against a and b in the table difference
     box_sizes: tuple[int, ...] = (4, 5, 7, 9, 12, 15, 20, 26, 34, 44, 57, 74)  # sizes tried (working px)
-    half_from: int = 16  # sizes from this one up are found on a halved copy
+    half_from: int = 10  # sizes from this one up are found on a halved copy
     edge_lightness_weight: float = 0.6
     response_min: float = 6.0  # minimum ring-minus-inside edge strength for a cube
     response_noise_factor: float = 1.5  # ...or this many times the frame's mean edge strength
-    max_candidates: int = 80
-    nms_radius: float = 1.0  # one candidate per blob: others within this many box sizes are dropped
-    recheck: bool = False  # look again at empty cells with the table difference
-    recheck_min: float = 4.0  # ...a cube there differs from the table by this much more than around it
-    recheck_noise_factor: float = 0.7
-    pitch_min: float = 1.9  # lattice pitch / inscribed radius of a cube blob
+    nms_radius: float = 1.0  # one candidate per cube: others within this many sizes are dropped
+    max_candidates: int = 48  # the strongest candidates kept per size
+    # lattice
+    min_support: int = 5  # a size with fewer candidates than this is not tried as the grid's
+    pitch_min: float = 1.9  # lattice pitch / candidate radius
     pitch_max: float = 5.0
+    min_pitch: float = 0.012  # the smallest lattice pitch, as a fraction of the frame's longer side
+    pair_neighbours: int = 6  # lattice hypotheses pair each candidate with this many nearest ones
+    max_turn: float = 32.0  # degrees the grid may turn from the image axes
+    lattice_tolerance: float = 0.28  # a cube sits on a lattice point when this close (fraction of pitch)
+    size_ratio_min: float = 0.55  # a grid cube's size against the seed's
+    quality_contrast: float = 3.0  # a candidate this many times the table's median difference counts fully
+    quality_floor: float = 0.25
     pitch_to_size: tuple[float, float] = (1.08, 1.95)  # plausible pitch / cube size
     size_penalty: float = 8.0
     stray_penalty: float = 0.5
-    fill_tolerance: float = 0.22  # a candidate of another size fills an empty cell this close (pitches)...
-    fill_size_ratio: tuple[float, float] = (0.7, 1.45)  # ...of about the grid's cube size...
-    fill_strength: float = 0.5  # ...and standing out at least this much as the grid's cubes
-    filled_weight: float = 0.8
-    cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIEDE76)
-    cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
-    cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
-    shadow_levels: tuple[float, ...] = (
-        0.2,
-        0.3,
-        0.42,
-        0.6,
-        0.8,
-        1.0,
-    )  # a cell filled by a candidate of another size counts this much
     uniform_box: float = 0.4  # the part of a cell (fraction of the pitch) that must be free of edges
     uniformity_penalty: float = 4.0
     separation_min: float = 2.0  # gaps between cells should hold this many times the edges inside them
     separation_penalty: float = 3.0
-    min_pitch: float = 0.012  # the smallest lattice pitch, as a fraction of the frame's longer side
-    max_turn: float = 32.0  # degrees the grid may turn from the image axes
-    quality_contrast: float = 3.0  # a candidate this many times the table's median difference counts fully
-    quality_floor: float = 0.25
-    lattice_tolerance: float = 0.28  # a cube sits on a lattice point when this close (fraction of pitch)
-    out_of_line_reach: float = 1.15  # cubes this many pitches around the grid count as knocked out
-    size_ratio_min: float = 0.55  # a grid cube's blob size against the grid's median
-    stray_min_distance: float = 0.75  # ...and its distance from every grid cube (pitches)
-    stray_max_delta_e: float = 22.0  # ...and its colour this close to a palette colour
-    stray_strict_distance: float = 1.2  # the same when nine cubes are in the grid already
-    stray_strict_delta_e: float = 12.0
-    stray_size_ratio: float = 0.72  # a cube off the grid: its size against the grid's median...
-    stray_contrast_ratio: float = 0.5  # ...and its contrast with the table
+    fill_tolerance: float = 0.22  # a candidate of another size fills an empty cell this close (pitches)...
+    fill_size_ratio: tuple[float, float] = (0.7, 1.45)  # ...of about the grid's cube size...
+    fill_strength: float = 0.5  # ...and standing out at least this much as the grid's cubes
+    filled_weight: float = 0.8  # a cell filled so counts this much in the lattice's score
+    # cells: a cube or the table?
+    cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
+    cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
+    cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
+    shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
+    # out of line: a cube near the grid on none of its cells
+    out_of_line_reach: float = 1.15  # looked for this many pitches around the grid
+    stray_strict_distance: float = 1.2  # at least this far from every grid cube (pitches)
+    stray_strict_delta_e: float = 12.0  # and its colour this near a palette colour
+    # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.0  # refuse when a cube's colour confidence is below this
 
@@ -103,6 +96,12 @@ class ShakerSettings:
 DEFAULT_SETTINGS = ShakerSettings()
 
 ROTATIONS = (0, 90, 180, 270)
+
+# While fitting, other candidates near a lattice count against it (a gentle penalty, see Grid.stray_near):
+# those of about the grid's size and contrast, not on a cube of the grid.
+_NEAR_SIZE_RATIO = 0.72
+_NEAR_CONTRAST_RATIO = 0.5
+_NEAR_MIN_DISTANCE = 0.75
 
 
 class GridNotFound(VisionError):
@@ -250,6 +249,8 @@ def find_cubes(
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     d_thr = max(4.0, float(np.median(d)))
+    d_sum = cv2.integral(d)
+    d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
 
@@ -270,30 +271,18 @@ def find_cubes(
         inner = s_in / (b_in * b_in)
         ring = (s_out - s_in) / (b_out * b_out - b_in * b_in)
         resp = ring - inner
-        peaks = (resp > thr) & (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8)))
+        top_w = top / f
+        k = max(3, int(settings.nms_radius * top_w) | 1)
+        peaks = (resp > thr) & (resp >= cv2.dilate(resp, np.ones((k, k), np.uint8)))
         ys, xs = np.nonzero(peaks)
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
-        r = resp[ys, xs]
-        order = np.argsort(-r, kind="stable")[: 4 * settings.max_candidates]
-        xs, ys = xs[order], ys[order]
+        strength = resp[ys, xs].astype(np.float64)
+        order = np.argsort(-strength, kind="stable")[: settings.max_candidates]
+        xs, ys, strength = xs[order], ys[order], strength[order]
         pts = np.stack([xs, ys], 1).astype(np.float64)
-        top_w = top / f
-        keep: list[int] = []
-        for i in range(len(pts)):
-            if keep:
-                kp = pts[keep]
-                if np.any(np.hypot(kp[:, 0] - pts[i, 0], kp[:, 1] - pts[i, 1]) < settings.nms_radius * top_w):
-                    continue
-            keep.append(i)
-            if len(keep) >= settings.max_candidates:
-                break
-        pts = pts[keep]
-        strength = resp[pts[:, 1].astype(int), pts[:, 0].astype(int)].astype(np.float64)
-        dm = d if level == 0 else d_half
-        dbox = cv2.blur(dm, (max(1, b_in), max(1, b_in)))
-        contrast = dbox[pts[:, 1].astype(int), pts[:, 0].astype(int)] / d_thr
+        contrast = _box_means(d_sum if level == 0 else d_half_sum, xs, ys, max(1, b_in // 2)) / d_thr
         xy = (pts + 0.5) * (scale * f) - 0.5
         out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
@@ -315,7 +304,16 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     ratio = np.minimum(R[:, None], R[None, :]) / rr
     ok = (dist >= settings.pitch_min * rr) & (dist <= settings.pitch_max * rr) & (ratio >= 0.5)
     ok &= dist >= settings.min_pitch * cands.scale * settings.work_long_side
-    ai, bi = np.nonzero(ok)
+    # the grid is turned at most ``max_turn`` degrees from the image axes (the rotation setting does the rest)
+    ang = np.degrees(np.arctan2(diff[..., 1], diff[..., 0]))
+    ok &= np.abs((ang + 45.0) % 90.0 - 45.0) <= settings.max_turn
+    # each candidate pairs with its nearest few neighbours only
+    masked = np.where(ok, dist, np.inf)
+    k = min(settings.pair_neighbours, n - 1)
+    nearest = np.argpartition(masked, k - 1, axis=1)[:, :k] if k >= 1 else np.zeros((n, 0), int)
+    keep = np.zeros_like(ok)
+    np.put_along_axis(keep, nearest, True, axis=1)
+    ai, bi = np.nonzero(keep & ok)
     if len(ai) == 0:
         raise GridNotFound("no pattern: no two cube-like shapes side by side")
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
@@ -329,13 +327,6 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     if not np.any(good):
         raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
     ai, ci, U = ai[good], ci[good], U[good]
-    # the grid is turned at most ``max_turn`` degrees from the image axes (the rotation setting does the rest)
-    ang = np.degrees(np.arctan2(U[:, 1], U[:, 0]))
-    turned = np.abs((ang + 45.0) % 90.0 - 45.0)
-    keep_turn = turned <= settings.max_turn
-    ai, ci, U = ai[keep_turn], ci[keep_turn], U[keep_turn]
-    if len(ai) == 0:
-        raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
     V = P[ci] - P[ai]
     # dedupe near-identical hypotheses cheaply: keep a, u direction and length bins
     H = len(ai)
@@ -425,9 +416,9 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         & (cc[:, 0] <= 2 + reach)
         & (cc[:, 1] >= -reach)
         & (cc[:, 1] <= 2 + reach)
-        & (settings.stray_size_ratio * med_r <= R)
-        & (med_r / settings.stray_size_ratio >= R)
-        & (settings.stray_contrast_ratio * med_c <= cands.contrast)
+        & (_NEAR_SIZE_RATIO * med_r <= R)
+        & (med_r / _NEAR_SIZE_RATIO >= R)
+        & (_NEAR_CONTRAST_RATIO * med_c <= cands.contrast)
     )
     cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
     pitch_now = (np.linalg.norm(u) + np.linalg.norm(v)) / 2
@@ -436,7 +427,7 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         if int(k) in assigned:
             continue
         # a second blob on a cube already in the grid (its side face, its shadow) is not a cube
-        if len(cube_xy) and np.min(np.hypot(*(cube_xy - P[k]).T)) < settings.stray_min_distance * pitch_now:
+        if len(cube_xy) and np.min(np.hypot(*(cube_xy - P[k]).T)) < _NEAR_MIN_DISTANCE * pitch_now:
             continue
         strays.append(int(k))
     stray_near = len(strays)
@@ -588,6 +579,15 @@ def verify_cells(
     return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new, tests
 
 
+def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
+    """Box means of side 2 * half + 1 around integer points, from an integral image."""
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    x0, x1 = np.clip(xs - half, 0, w), np.clip(xs + half + 1, 0, w)
+    y0, y1 = np.clip(ys - half, 0, h), np.clip(ys + half + 1, 0, h)
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    return total / np.maximum(1, (x1 - x0) * (y1 - y0))
+
+
 def _box_mean(integral: np.ndarray, x: float, y: float, half: float) -> float:
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     x0, x1 = int(max(0, round(x - half))), int(min(w, round(x + half) + 1))
@@ -653,45 +653,6 @@ def grid_plausibility(
         sep = cell_separation(grid, edge_sum, scale)
         total -= settings.separation_penalty * max(0.0, np.log(settings.separation_min / max(sep, 1e-6)))
     return total
-
-
-def recheck_empty_cells(
-    d: np.ndarray, scale: float, grid: Grid, cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS
-) -> tuple[Grid, Candidates]:
-    """Look again, with a lower threshold, at grid cells where no cube was found (dark on dark...)."""
-    noise = float(np.median(d))
-    thr = max(settings.recheck_min, settings.recheck_noise_factor * noise)
-    pitch_w = grid.pitch / scale
-    size = max(3, int(round(0.6 * pitch_w)))
-    h, w = d.shape
-    cells = [list(row) for row in grid.cell_candidate]
-    new_xy, new_r, new_c = list(cands.xy), list(cands.radius), list(cands.contrast)
-    med_r = float(np.median(cands.radius[[k for row in cells for k in row if k >= 0]]))
-    for r in range(3):
-        for c in range(3):
-            if cells[r][c] >= 0:
-                continue
-            x, y = (grid.centre(r, c) + 0.5) / scale - 0.5
-            x0, x1 = int(round(x - size / 2)), int(round(x + size / 2)) + 1
-            y0, y1 = int(round(y - size / 2)), int(round(y + size / 2)) + 1
-            X0, X1 = int(round(x - size)), int(round(x + size)) + 1
-            Y0, Y1 = int(round(y - size)), int(round(y + size)) + 1
-            if X0 < 0 or Y0 < 0 or w < X1 or h < Y1:
-                continue
-            inner = float(d[y0:y1, x0:x1].mean())
-            outer = float(d[Y0:Y1, X0:X1].mean())
-            if inner - outer > thr and inner > 2 * thr:
-                cells[r][c] = len(new_xy)
-                new_xy.append(grid.centre(r, c))
-                new_r.append(med_r)
-                new_c.append(inner / max(thr, 1.0))
-    if all(k >= 0 for row in cells for k in row) or any(
-        cells[r][c] != grid.cell_candidate[r][c] for r in range(3) for c in range(3)
-    ):
-        support = sum(1 for row in cells for k in row if k >= 0)
-        grid = replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support)
-        cands = Candidates(np.array(new_xy), np.array(new_r), np.array(new_c), cands.scale)
-    return grid, cands
 
 
 # ---------------------------------------------------------------- stage 3: sample
@@ -766,14 +727,11 @@ def out_of_line_cubes(
     gains: np.ndarray,
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
-    *,
-    strict: bool = False,
 ) -> list[tuple[float, float]]:
-    """Cubes near the grid that sit on none of its cells: a cube-sized shape, away from every grid cube,
-    whose colour (in the grid's light) is a palette colour. ``strict`` (when all nine cells hold a
-    cube, so a tenth is unlikely) asks for more distance and a closer colour."""
-    min_dist = settings.stray_strict_distance if strict else settings.stray_min_distance
-    max_de = settings.stray_strict_delta_e if strict else settings.stray_max_delta_e
+    """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
+    cube, whose colour (in the grid's light) is near a palette colour."""
+    min_dist = settings.stray_strict_distance
+    max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
     centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
     B = np.column_stack([grid.col_step, grid.row_step])
@@ -878,6 +836,8 @@ def read_shaker(
     g_sum = cv2.integral(g)
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
     for j, cands in enumerate(all_cands):
+        if len(cands.xy) < settings.min_support:
+            continue
         try:
             grid = fit_grid(cands, settings)
         except GridNotFound as e:
@@ -894,12 +854,10 @@ def read_shaker(
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
     _, grid, cands, j = best
     grid, cands, cell_tests = verify_cells(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
-    if grid.support < 9 and settings.recheck:
-        grid, cands = recheck_empty_cells(d, scale, grid, cands, settings)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
     pool = all_cands[max(0, j - 1) : j + 2]
-    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, strict=True)
+    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {
         "candidates": cands,
