@@ -328,6 +328,17 @@ def set_board(player: str) -> Any:
     return game_response()
 
 
+@bp.put("/bonus/<player>")
+@needs_pin
+def set_bonus(player: str) -> Any:
+    """Confirm or deny a bonus tile's flip by hand: ``{"tile": name, "flipped": true | false | null}``."""
+    data = body()
+    if "flipped" not in data:
+        raise IllegalAction("flipped: missing (true, false, or null to let the engine decide)")
+    get_table().store.set_bonus(player, data.get("tile"), data["flipped"], expect_seq(data))
+    return game_response()
+
+
 @bp.post("/boards/<player>/photo")
 @needs_pin
 def board_photo(player: str) -> Any:

@@ -63,9 +63,18 @@ def shown_board(record: GameRecord, player: str) -> tuple[list[str], str]:
     return to_rows(state.player(player).grid, size), "tracked"
 
 
-def board_score(record: GameRecord, rows: list[str]) -> Score:
+def board_score(record: GameRecord, rows: list[str], player: str | None = None) -> Score:
+    """The engine's score of a board, with the bonus verdicts the player gave by hand."""
     setup = record.game.setup
-    return score_board(Board(setup.side, "".join(rows), setup.variants, setup.bonus))
+    overrides = record.bonus.get(player, {}) if player is not None else {}
+    return score_board(Board(setup.side, "".join(rows), setup.variants, setup.bonus), overrides or None)
+
+
+def bonus_json(record: GameRecord, rows: list[str], player: str) -> list[dict[str, Any]]:
+    """Each bonus tile in play: the engine's verdict (a suggestion while provisional) and any by hand."""
+    engine = set(board_score(record, rows).bonus_flipped)
+    mine = record.bonus.get(player, {})
+    return [{"name": b.name, "engine": b.name in engine, "by_hand": mine.get(b.name)} for b in record.game.setup.bonus]
 
 
 def differences(tracked: list[str], shown: list[str]) -> list[dict[str, Any]]:
@@ -84,7 +93,7 @@ def player_json(record: GameRecord, seat: int) -> dict[str, Any]:
     size = board_side(state.setup.side).size
     tracked = to_rows(me.grid, size)
     rows, source = shown_board(record, me.name)
-    score = board_score(record, rows)
+    score = board_score(record, rows, me.name)
     waiting = waiting_for_active(state, me.name) if state.pattern is not None else False
     legal = [] if waiting else legal_choices(state, me.name)
     out: dict[str, Any] = {
@@ -94,6 +103,7 @@ def player_json(record: GameRecord, seat: int) -> dict[str, Any]:
         "board_source": source,
         "tracked_board": tracked,
         "score": score.to_json(),
+        "bonus": bonus_json(record, rows, me.name),
         "choice": choice_json(me.choice) if me.choice else None,
         "placed": [list(c) for c in me.placed] if me.placed is not None else None,
         "done": me.placed is not None or (state.pattern is not None and not waiting and not legal),
@@ -135,7 +145,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
     state = record.game.state
     setup = state.setup
     players = [player_json(record, i) for i in range(len(state.players))]
-    scores = {p["name"]: board_score(record, p["board"]) for p in players}
+    scores = {p["name"]: board_score(record, p["board"], p["name"]) for p in players}
     view: dict[str, Any] = {
         "id": record.id,
         "seq": record.seq,

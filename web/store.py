@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS form_nonces (
 
 ENGINE = "engine"
 BOARD = "board"
+BONUS = "bonus"
 
 
 class StaleRequest(IllegalAction):
@@ -80,6 +81,7 @@ class GameRecord:
     game: Game
     log: list[LogEntry] = field(default_factory=list)  # live entries only, in order
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> {"grid", "source", "photo"}
+    bonus: dict[str, dict[str, bool]] = field(default_factory=dict)  # player -> bonus tile -> flipped, by hand
     next_seq: int = 1  # seq numbers are never reused, even after undo
     view_cache: tuple[int, Any] | None = None  # (seq, JSON view) kept by convert.game_view
     view_bytes: tuple[int, bytes] | None = None  # (seq, encoded JSON view) kept by convert.game_view_bytes
@@ -97,6 +99,12 @@ class GameRecord:
     def _replay_entry(self, entry: LogEntry) -> None:
         if entry.kind == ENGINE:
             self.game.apply(action_from_json(entry.payload))
+        elif entry.kind == BONUS:
+            mine = self.bonus.setdefault(entry.payload["player"], {})
+            if entry.payload["flipped"] is None:
+                mine.pop(entry.payload["tile"], None)
+            else:
+                mine[entry.payload["tile"]] = bool(entry.payload["flipped"])
         else:
             self.boards[entry.payload["player"]] = {
                 "grid": list(entry.payload["grid"]),
@@ -105,9 +113,11 @@ class GameRecord:
             }
 
     def rebuild_boards(self) -> None:
+        """Boards and bonus verdicts set by hand, replayed from the live log (after an undo)."""
         self.boards = {}
+        self.bonus = {}
         for e in self.log:
-            if e.kind == BOARD:
+            if e.kind != ENGINE:
                 self._replay_entry(e)
 
 
@@ -290,6 +300,23 @@ class Store:
             self._append(record, BOARD, payload)
             record.boards[player] = {"grid": rows, "source": source, "photo": photo}
             self._notify(record, {"type": "game", "change": "board", "player": player})
+            return record
+
+    def set_bonus(self, player: str, tile: Any, flipped: Any, expect_seq: int | None = None) -> GameRecord:
+        """A player confirms (True) or denies (False) a bonus tile's flip by hand; None gives it back to the engine."""
+        with self._lock:
+            record = self.current()
+            self._check_seq(record, expect_seq)
+            record.game.state.player(player)
+            names = [b.name for b in record.game.setup.bonus]
+            if tile not in names:
+                raise IllegalAction(f"tile: no bonus tile {tile!r} in this game; tiles are {', '.join(names) or 'none'}")
+            if flipped is not None and not isinstance(flipped, bool):
+                raise IllegalAction("flipped: expected true, false or null (the engine decides)")
+            payload = {"player": player, "tile": tile, "flipped": flipped}
+            self._append(record, BONUS, payload)
+            record._replay_entry(record.log[-1])
+            self._notify(record, {"type": "game", "change": "bonus", "player": player})
             return record
 
     def _append(self, record: GameRecord, kind: str, payload: dict[str, Any]) -> None:

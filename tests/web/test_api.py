@@ -498,3 +498,33 @@ def test_device_routes_without_devices(client: FlaskClient, game: dict[str, Any]
     assert client.post("/api/tracker/next_round").status_code == 403
     r = client.post("/api/tracker/next_round", headers=AUTH)
     assert r.status_code == 404
+
+
+def test_bonus_flips_confirmed_or_denied_by_hand(client: FlaskClient, game: dict[str, Any]) -> None:
+    full = ["HHSSRR", "PHFFRR", "HSHRPF", "...H..", "RRRRHR", "SS..HH"]  # the diagonal is built: corner flips
+    client.put("/api/boards/Ann", json={"grid": full}, headers=AUTH)
+    ann = client.get("/api/game").json["players"][0]
+    corner = next(b for b in ann["bonus"] if b["name"] == "corner")
+    assert corner == {"name": "corner", "engine": True, "by_hand": None}
+    total = ann["score"]["total"]
+    assert client.put("/api/bonus/Ann", json={"tile": "corner", "flipped": False}).status_code == 403
+    r = client.put("/api/bonus/Ann", json={"tile": "corner", "flipped": False}, headers=AUTH)
+    assert r.status_code == 200
+    ann = r.json["players"][0]
+    assert ann["score"]["total"] == total - 3
+    assert "corner" not in ann["score"]["bonus_flipped"]
+    assert any("by hand" in n for n in ann["score"]["notes"])
+    assert next(b for b in ann["bonus"] if b["name"] == "corner")["by_hand"] is False
+    r = client.put("/api/bonus/Ann", json={"tile": "corner", "flipped": None}, headers=AUTH)
+    assert r.json["players"][0]["score"]["total"] == total
+    r = client.post("/api/undo", headers=AUTH)
+    assert r.json["players"][0]["score"]["total"] == total - 3
+    for body, reason in [
+        ({"tile": "moon", "flipped": True}, "no bonus tile 'moon'"),
+        ({"tile": "corner", "flipped": "yes"}, "flipped: expected"),
+        ({"tile": "corner"}, "flipped: missing"),
+    ]:
+        r = client.put("/api/bonus/Ann", json=body, headers=AUTH)
+        assert r.status_code == 400
+        assert reason in r.json["error"]
+    assert client.put("/api/bonus/Zed", json={"tile": "corner", "flipped": True}, headers=AUTH).status_code == 400

@@ -218,6 +218,13 @@ def test_a_short_game_end_to_end_in_chromium(server: Server, phone: Page, tmp_pa
     expect(page.locator("#score-table tr.total td").first).to_have_text(str(game["players"][0]["score"]["total"]))
     snap(page, "scores-final")
 
+    # a bonus tile's flip denied (or confirmed) by hand moves Ann's total by its 3 points
+    tile = game["players"][0]["bonus"][0]
+    verdict = page.locator('#bonus-verdicts fieldset[data-player="Ann"] select').first
+    verdict.select_option("no" if tile["engine"] else "yes")
+    expected = game["players"][0]["score"]["total"] + (-3 if tile["engine"] else 3)
+    expect(page.locator("#score-table tr.total td").first).to_have_text(str(expected))
+
     # history lists the game with its exports
     page.goto(f"{base}/history")
     expect(page.locator("#games li")).to_have_count(1)

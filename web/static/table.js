@@ -312,7 +312,8 @@ function initRound() {
   $("#next-round").addEventListener("click", () => api("POST", "/api/next-round", { seq: game?.seq }));
   $("#undo").addEventListener("click", async () => {
     const res = await api("POST", "/api/undo", { seq: game?.seq });
-    if (res.ok && res.data.undone) say(`Took back: ${res.data.undone.type || "board of " + res.data.undone.player}`, "info");
+    const u = res.ok ? res.data.undone : null;
+    if (u) say(`Took back: ${u.kind === "engine" ? u.type.replace("_", " ") : u.kind + " of " + u.player}`, "info");
   });
   for (const b of document.querySelectorAll("#tracker [data-button]")) {
     b.addEventListener("click", async () => {
@@ -520,10 +521,29 @@ function renderScores(g) {
   $("#exports").replaceChildren(
     el("a", { href: `/api/games/${g.id}/export.json`, text: "Export JSON" }), " · ",
     el("a", { href: `/api/games/${g.id}/export.csv`, text: "Export CSV" }));
+  renderBonus(g);
   $("#final-boards").replaceChildren(...g.players.map((p) => el("figure", { class: "card" },
     boardGrid(p.board, { small: true }),
     p.photo ? el("img", { src: `/api/photos/${p.photo}`, alt: `photo of ${p.name}'s board`, class: "thumb" }) : null,
     el("figcaption", { text: `${p.name}: ${p.score.total}` }))));
+}
+
+function renderBonus(g) {
+  const box = $("#bonus-verdicts");
+  const readOnly = !!document.body.dataset.gameId;
+  box.replaceChildren(...g.players.map((p) => el("fieldset", { "data-player": p.name }, el("legend", { text: p.name }),
+    ...p.bonus.map((b) => {
+      const value = b.by_hand === null ? "auto" : b.by_hand ? "yes" : "no";
+      const select = el("select", { "data-tile": b.name, disabled: readOnly, "aria-label": `${p.name}: ${b.name}` },
+        el("option", { value: "auto", text: `engine: ${b.engine ? "✓ flipped" : "✗ not flipped"}` }),
+        el("option", { value: "yes", text: "✓ flipped (by hand)" }),
+        el("option", { value: "no", text: "✗ not flipped (by hand)" }));
+      select.value = value;
+      select.addEventListener("change", () => api("PUT", `/api/bonus/${encodeURIComponent(p.name)}`, {
+        tile: b.name, flipped: select.value === "auto" ? null : select.value === "yes", seq: g.seq,
+      }));
+      return el("label", {}, el("span", { text: b.name.split(":").pop() + ` (${b.name.split(":")[0]}) ` }), select);
+    }))));
 }
 
 async function initScores() {
