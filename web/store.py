@@ -310,7 +310,8 @@ class Store:
             record.game.state.player(player)
             names = [b.name for b in record.game.setup.bonus]
             if tile not in names:
-                raise IllegalAction(f"tile: no bonus tile {tile!r} in this game; tiles are {', '.join(names) or 'none'}")
+                listed = ", ".join(names) or "none"
+                raise IllegalAction(f"tile: no bonus tile {tile!r} in this game; tiles are {listed}")
             if flipped is not None and not isinstance(flipped, bool):
                 raise IllegalAction("flipped: expected true, false or null (the engine decides)")
             payload = {"player": player, "tile": tile, "flipped": flipped}
