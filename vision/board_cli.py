@@ -40,6 +40,7 @@ from .errors import VisionError
 
 EXIT_BAD_INPUT = 2
 EXIT_NO_BOARD = 1
+EXIT_SOME_UNREADABLE = 1  # several photos, some unreadable: the others are still read
 LETTERS = TILE_LETTERS + EMPTY
 
 
@@ -181,9 +182,9 @@ def run_read(args: argparse.Namespace) -> int:
         except VisionError as e:
             if not several:
                 return _fail("read-board", str(e))
-            out: dict[str, Any] = {"image": path, "error": str(e)}
+            out: dict[str, Any] = {"image": path, "found": False, "grid": None, "north": None, "error": str(e)}
             print(json.dumps(out) if args.json else f"{path}: error: {e}", flush=True)
-            status = EXIT_BAD_INPUT
+            status = EXIT_SOME_UNREADABLE
             continue
         if args.debug:
             target = _debug_path(args.debug, index, len(args.photos))

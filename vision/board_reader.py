@@ -57,7 +57,7 @@ class ReaderSettings:
     detect_long_side: int = 560  # board candidates are looked for at this size
     min_board_fraction: float = 0.025  # smallest candidate quad, as a fraction of the photo's area
     cell_px: int = 40  # cell size of the rectified board (colour sampling, calibration images)
-    margin_cells: float = 1.0  # border kept around the cell area in rectified images, in cells
+    margin_cells: float = 1.25  # border kept around the cell area in rectified images, in cells
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
     ring_cells: float = 0.55  # width of the border ring (outside the cells) compared with calibration
     min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
@@ -144,7 +144,7 @@ class BoardCalibration:
     margin_cells: float = SETTINGS.margin_cells
     sharpness: float = 0.0
     _looks: CellLooks | None = field(default=None, repr=False, compare=False)
-    _templates: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    _templates: dict[Any, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     # -- derived looks
     @property
@@ -165,6 +165,33 @@ class BoardCalibration:
             small = cv2.resize(gray, (size, size), interpolation=cv2.INTER_AREA)
             self._templates[cell_px] = small.astype(np.float32)
         return self._templates[cell_px]
+
+    @property
+    def border_cells(self) -> tuple[float, float, float, float]:
+        """Width of the board's border on the north, east, south and west, in cells (up to the margin).
+
+        Found on the empty board as the strongest long straight edge beyond the cells on each side;
+        where there is none (a border wider than the margin) the whole margin counts.
+        """
+        if "border" not in self._templates:
+            self._templates["border"] = np.asarray(_border_widths(self.empty_bgr, self.cell_px, self.margin_cells))
+        return tuple(float(x) for x in self._templates["border"])  # type: ignore[return-value]
+
+    def border_mask(self, cell_px: int) -> np.ndarray:
+        """Boolean mask of the border (between the cells and the board's edge) at ``cell_px`` per cell."""
+        key = -cell_px
+        if key not in self._templates:
+            n, e, s, w = self.border_cells
+            m = self.margin_cells * cell_px
+            size = int(round((SIZE + 2 * self.margin_cells) * cell_px))
+            mask = np.zeros((size, size), bool)
+            top, bottom = int(round(m - n * cell_px)), int(round(m + SIZE * cell_px + s * cell_px))
+            left, right = int(round(m - w * cell_px)), int(round(m + SIZE * cell_px + e * cell_px))
+            mask[max(top, 0) : bottom, max(left, 0) : right] = True
+            a, b = int(round(m + 0.05 * cell_px)), int(round(m + SIZE * cell_px - 0.05 * cell_px))
+            mask[a:b, a:b] = False
+            self._templates[key] = mask
+        return self._templates[key]
 
     # -- JSON
     def to_json(self) -> dict[str, Any]:
@@ -570,6 +597,32 @@ def _ring_mask(cell_px: float, margin_cells: float, ring_cells: float) -> np.nda
     return mask
 
 
+def _border_widths(empty_bgr: np.ndarray, cell_px: int, margin_cells: float) -> list[float]:
+    """North, east, south, west border widths (cells) of a rectified empty board; see ``border_cells``."""
+    gray = cv2.cvtColor(empty_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    m = int(round(margin_cells * cell_px))
+    span = slice(m, m + SIZE * cell_px)
+    gy = np.abs(cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3))
+    gx = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3))
+    far = m + SIZE * cell_px
+    profiles = [  # edge strength by distance from the cells, outwards (long lines only: median)
+        np.median(gy[:m, span], axis=1)[::-1],
+        np.median(gx[span, far:], axis=0),
+        np.median(gy[far:, span], axis=1),
+        np.median(gx[span, :m], axis=0)[::-1],
+    ]
+    widths = []
+    for prof in profiles:
+        lo = int(0.25 * cell_px)
+        if len(prof) <= lo + 2:
+            widths.append(margin_cells)
+            continue
+        d = lo + int(np.argmax(prof[lo:]))
+        clear = prof[d] > 3.0 * (np.median(prof[lo:]) + 1.0)
+        widths.append(min(margin_cells, (d + 0.1 * cell_px) / cell_px) if clear else margin_cells)
+    return widths
+
+
 def _ncc(a: np.ndarray, b: np.ndarray) -> float:
     a = a - a.mean()
     b = b - b.mean()
@@ -592,7 +645,7 @@ def orient_board(
     size = int(round((SIZE + 2 * calibration.margin_cells) * c))
     h = _canonical_h(cells_quad, c, calibration.margin_cells)
     view = _warp(gray, h, size).astype(np.float32)
-    mask = _ring_mask(c, calibration.margin_cells, settings.ring_cells).astype(bool)
+    mask = calibration.border_mask(c)
     t = _normalise_light(calibration.template_gray(c), c)[mask]
     v_all = _normalise_light(view, c)
     scores = [_ncc(np.rot90(v_all, k)[mask], t) for k in range(4)]
@@ -610,7 +663,7 @@ def refine_alignment(
     size = int(round((SIZE + 2 * calibration.margin_cells) * cell_px))
     view = _warp(gray, h_board, size).astype(np.float32)
     template = calibration.template_gray(cell_px)
-    mask = _ring_mask(cell_px, calibration.margin_cells, 0.6)
+    mask = calibration.border_mask(cell_px).astype(np.uint8)
     # grid lines of the cells help too: the outer cell edges are covered at most by tile edges
     warp = np.eye(3, dtype=np.float32)
     try:
@@ -928,26 +981,32 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
 
 
 def _lattice_strength(gray: np.ndarray, cells: np.ndarray) -> float:
-    """How clearly a cell area shows all its 7 + 7 grid lines (used to pick the board at calibration)."""
+    """How clearly a cell area shows its grid: every cell side, cell by cell, must be a line.
+
+    Used to pick the board in the empty calibration photo. Checking each side of each cell (not whole
+    lines) rejects a lattice shifted onto the border, whose outer column has no lines across it.
+    """
     c = 16
     hh = _canonical_h(cells, c, 0.5)
     size = int(round((SIZE + 1) * c))
     view = _warp(gray, hh, size).astype(np.float32)
-    inner = slice(c // 2, c // 2 + SIZE * c)
-    gx = np.abs(cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3))[inner, :].mean(axis=0)
-    gy = np.abs(cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3))[:, inner].mean(axis=1)
+    gx = np.abs(cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3))
+    o = c // 2
     ratios = []
-    for prof in (gx, gy):
-        centres = [
-            prof[int(c * 0.5 + (i + 0.5) * c) - 2 : int(c * 0.5 + (i + 0.5) * c) + 3].mean() for i in range(SIZE)
-        ]
-        for i in range(SIZE + 1):
-            x = int(round(c * 0.5 + i * c))
-            on = prof[x - 1 : x + 2].max()
-            near = [centres[j] for j in (i - 1, i) if 0 <= j < SIZE]
-            ratios.append(min(on / (np.mean(near) + 1.0), 8.0))
+    for grad, across in ((gx, False), (gy, True)):
+        g = grad.T if across else grad  # lines run down the columns of g
+        for band in range(SIZE):
+            rows = g[o + band * c + c // 5 : o + band * c + c - c // 5, :].mean(axis=0)
+            for i in range(SIZE + 1):
+                x = o + i * c
+                on = rows[x - 1 : x + 2].max()
+                near = [
+                    rows[o + j * c + c // 2 - 2 : o + j * c + c // 2 + 3].mean() for j in (i - 1, i) if 0 <= j < SIZE
+                ]
+                ratios.append(min(on / (float(np.mean(near)) + 1.0), 8.0))
     ratios.sort()
-    return float(np.mean(np.log1p(ratios)) + np.log1p(ratios[1]))
+    return float(np.mean(np.log1p(ratios)) + np.log1p(ratios[3]))
 
 
 def _board_homography(cells: np.ndarray, k: int, cell_px: int, margin_cells: float) -> np.ndarray:

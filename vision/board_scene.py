@@ -191,12 +191,13 @@ def render_board_print(style: PrintStyle, side: str, px: int) -> tuple[np.ndarra
         cv2.rectangle(img, (o + b - f, o + b - f), (o + b + SIZE * px + f, o + b + SIZE * px + f), (225, 225, 225), 1)
     # bonus tiles in the notches of the north and west edges, the corner tile at the north-west
     r = 0.36 * px
+    edge = o + max(0.35 * b, r - 0.12 * px)  # in a notch: mostly on the border, a little beyond its edge
     for line in style.bonus_lines:
-        centre_x = o + b + (line + 0.5) * px
-        _draw_bonus(img, (centre_x, o + 0.1 * px), r, style.bonus_shape, style.bonus_bgr, (0, -1))
-        _draw_bonus(img, (o + 0.1 * px, centre_x), r, style.bonus_shape, style.bonus_bgr, (-1, 0))
-        cv2.circle(alpha, (int(centre_x), int(o + 0.1 * px)), int(r), 255, -1)
-        cv2.circle(alpha, (int(o + 0.1 * px), int(centre_x)), int(r), 255, -1)
+        along = o + b + (line + 0.5) * px
+        _draw_bonus(img, (along, edge), r, style.bonus_shape, style.bonus_bgr, (0, -1))
+        _draw_bonus(img, (edge, along), r, style.bonus_shape, style.bonus_bgr, (-1, 0))
+        cv2.circle(alpha, (int(along), int(edge)), int(r), 255, -1)
+        cv2.circle(alpha, (int(edge), int(along)), int(r), 255, -1)
     k = int(max(b, 0.5 * px) * 0.95)
     if style.corner_shape == "quarter":
         cv2.ellipse(img, (o, o), (k, k), 0, 0, 90, style.corner_bgr, -1, cv2.LINE_AA)
@@ -409,10 +410,11 @@ def _clutter(img: np.ndarray, rng: random.Random, avoid: np.ndarray | None, styl
         items.append(("tile", rng.choice(LETTERS[:5])))
     if rng.random() < 0.4:
         items.append(("phone", None))
+    reach = {"cube": 1.5 * unit, "tile": 2.5 * unit, "phone": 8.5 * unit}
     for kind, what in items:
-        for _ in range(20):
+        for _ in range(30):
             x, y = rng.uniform(0, w), rng.uniform(0, h)
-            if avoid is None or cv2.pointPolygonTest(avoid.astype(np.float32), (x, y), True) < -4 * unit:
+            if avoid is None or cv2.pointPolygonTest(avoid.astype(np.float32), (x, y), True) < -reach[kind]:
                 break
         else:
             continue
