@@ -515,7 +515,7 @@ def events() -> Any:
     except TooManyStreams as e:
         return jsonify(error=str(e)), 503
     view = table.current_view()
-    hello = format_event("game", {"change": "hello", "game": view}, view["seq"] if view else None)
+    hello = format_event("game", {"change": "hello", "game": view}, view["version"] if view else None)
     return Response(
         table.events.stream(sub, hello),
         mimetype="text/event-stream",

@@ -36,12 +36,28 @@ def _secret_key(data_dir: Path) -> bytes:
     return key
 
 
+def _kept_pin(data_dir: Path) -> str:
+    """A PIN made once and kept in the data folder, so a restart (or a pulled plug) keeps phones joined."""
+    path = data_dir / "table-pin"
+    try:
+        pin = path.read_text(encoding="utf-8").strip()
+        if pin:
+            return pin
+    except FileNotFoundError:
+        pass
+    pin = new_pin()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(pin + "\n")
+    return pin
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the table app. ``test_config`` (a mapping) overrides the instance file's settings."""
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(
         DATA_DIR=None,  # default: the instance folder
-        TABLE_PIN=None,  # default: a new six-digit PIN
+        TABLE_PIN=None,  # default: a six-digit PIN made once and kept in DATA_DIR/table-pin
         SECRET_KEY=None,  # default: kept in DATA_DIR/secret_key
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MAX_STREAMS=64,  # open event streams; keep below the server's thread count
@@ -64,7 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(data_dir)
     if not app.config["TABLE_PIN"]:
-        app.config["TABLE_PIN"] = new_pin()
+        app.config["TABLE_PIN"] = _kept_pin(data_dir)
     app.config["TABLE_PIN"] = str(app.config["TABLE_PIN"]).strip()
 
     table = Table(data_dir, max_streams=int(app.config["MAX_STREAMS"]), seed=app.config["SHAKE_SEED"])

@@ -149,6 +149,7 @@ def game_view(record: GameRecord) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": record.id,
         "seq": record.seq,
+        "version": record.version,
         "created": record.created,
         "round": state.round_no,
         "rounds": components().rounds,

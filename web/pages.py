@@ -62,7 +62,7 @@ def page_context() -> dict[str, Any]:
 def check_form_csrf() -> None:
     sent = request.form.get("csrf_token", "")
     expected = session.get("csrf", "")
-    if not sent or not expected or not secrets.compare_digest(sent, expected):
+    if not sent or not expected or not security.same(sent, expected):
         abort(400, "the form is out of date (missing or wrong CSRF token): reload the page")
 
 

@@ -22,6 +22,11 @@ PIN_HEADER = "X-Table-Pin"
 CSRF_HEADER = "X-CSRF-Token"
 
 
+def same(a: object, b: object) -> bool:
+    """Constant-time comparison of two texts (any characters: a header may carry anything)."""
+    return hmac.compare_digest(str(a).encode("utf-8", "replace"), str(b).encode("utf-8", "replace"))
+
+
 def new_pin() -> str:
     """A six-digit join PIN."""
     return f"{secrets.randbelow(1_000_000):06d}"
@@ -46,11 +51,11 @@ def csrf_token() -> str:
 def joined() -> bool:
     """Whether this page's session joined the table with the current PIN."""
     saved = session.get("table")
-    return bool(saved) and hmac.compare_digest(str(saved), pin_token(current_app.config["TABLE_PIN"]))
+    return bool(saved) and same(saved, pin_token(current_app.config["TABLE_PIN"]))
 
 
 def join(pin: str) -> bool:
-    if not hmac.compare_digest(pin.strip(), current_app.config["TABLE_PIN"]):
+    if not same(pin.strip(), current_app.config["TABLE_PIN"]):
         return False
     session["table"] = pin_token(current_app.config["TABLE_PIN"])
     csrf_token()
@@ -61,14 +66,14 @@ def write_refusal() -> str | None:
     """``None`` if this request may change the game, otherwise the reason it may not."""
     header = request.headers.get(PIN_HEADER)
     if header is not None:
-        if hmac.compare_digest(header.strip(), current_app.config["TABLE_PIN"]):
+        if same(header.strip(), current_app.config["TABLE_PIN"]):
             return None
         return "wrong table PIN"
     if not joined():
         return f"this needs the table PIN: join the table with it, or send the {PIN_HEADER} header"
     sent = request.headers.get(CSRF_HEADER) or request.form.get("csrf_token") or ""
     expected = session.get("csrf") or ""
-    if not sent or not expected or not hmac.compare_digest(sent, expected):
+    if not sent or not expected or not same(sent, expected):
         return "missing or wrong CSRF token: reload the page"
     return None
 

@@ -83,6 +83,7 @@ class GameRecord:
     boards: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> {"grid", "source", "photo"}
     bonus: dict[str, dict[str, bool]] = field(default_factory=dict)  # player -> bonus tile -> flipped, by hand
     next_seq: int = 1  # seq numbers are never reused, even after undo
+    version: int = 0  # every write to this game's log (append or undo): only ever grows
     view_cache: tuple[int, Any] | None = None  # (seq, JSON view) kept by convert.game_view
     view_bytes: tuple[int, bytes] | None = None  # (seq, encoded JSON view) kept by convert.game_view_bytes
 
@@ -195,6 +196,7 @@ class Store:
         ).fetchall()
         for seq, kind, payload, at, undone_at in rows:
             record.next_seq = seq + 1
+            record.version += 2 if undone_at is not None else 1
             if undone_at is not None:
                 continue
             entry = LogEntry(seq, kind, json.loads(payload), at)
@@ -332,6 +334,7 @@ class Store:
         )
         record.log.append(entry)
         record.next_seq = entry.seq + 1
+        record.version += 1
 
     def undo(self, expect_seq: int | None = None) -> tuple[GameRecord, LogEntry]:
         """Take back the last live log entry (an action or a board), and return it."""
@@ -344,6 +347,7 @@ class Store:
             at = _now()
             self._write([("UPDATE log SET undone_at = ? WHERE game_id = ? AND seq = ?", (at, record.id, entry.seq))])
             record.log.pop()
+            record.version += 1
             entry.undone_at = at
             if entry.kind == ENGINE:
                 record.game.undo()

@@ -72,7 +72,7 @@ class Table:
         caller after the store returns, see :meth:`refresh_devices`.
         """
         view = convert.game_view(record)
-        self.events.publish("game", {**event, "game": view}, event_id=record.seq)
+        self.events.publish("game", {**event, "game": view}, event_id=record.version)
 
     def refresh_devices(self) -> None:
         """Show the game as it now stands on the LEDs, after a change made from the page."""

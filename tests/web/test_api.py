@@ -528,3 +528,38 @@ def test_bonus_flips_confirmed_or_denied_by_hand(client: FlaskClient, game: dict
         assert r.status_code == 400
         assert reason in r.json["error"]
     assert client.put("/api/bonus/Zed", json={"tile": "corner", "flipped": True}, headers=AUTH).status_code == 400
+
+
+def test_odd_pin_headers_are_refused_not_crashing(client: FlaskClient, game: dict[str, Any]) -> None:
+    for value in ["", " ", "4321 4321", "x" * 500]:
+        r = client.post("/api/shake", json={"pattern": PATTERN}, headers={"X-Table-Pin": value})
+        assert r.status_code == 403, value
+    r = client.post(
+        "/api/shake", json={"pattern": PATTERN}, headers={"X-Table-Pin": "４３２１".encode().decode("latin-1")}
+    )
+    assert r.status_code == 403
+    assert client.get("/api/game").json["pattern"] is None
+
+
+def test_version_only_grows_even_through_undo(client: FlaskClient, game: dict[str, Any]) -> None:
+    v0 = game["version"]
+    v1 = shake(client).json["version"]
+    undone = client.post("/api/undo", headers=AUTH).json
+    assert v0 < v1 < undone["version"]
+    assert undone["seq"] == game["seq"]
+
+
+def test_a_made_pin_is_kept_across_restarts(tmp_path: Any) -> None:
+    from web.app import create_app
+
+    config = {"TESTING": True, "DATA_DIR": str(tmp_path / "d")}
+    app = create_app(config)
+    pin = app.config["TABLE_PIN"]
+    close_app(app)
+    assert len(pin) == 6 and pin.isdigit()
+    app = create_app(config)
+    try:
+        assert app.config["TABLE_PIN"] == pin
+        assert (tmp_path / "d" / "table-pin").stat().st_mode & 0o077 == 0
+    finally:
+        close_app(app)

@@ -104,7 +104,7 @@ function onDevice(ev) {
 }
 
 function show(view) {
-  if (game && view.id === game.id && view.seq < game.seq && PAGE !== "scores") return; // an older view
+  if (game && view.id === game.id && view.version < game.version) return; // an older view arriving late
   if (!game || view.id !== game.id) for (const k of Object.keys(selected)) delete selected[k];
   game = view;
   if (PAGE === "table") renderRound();
@@ -231,8 +231,8 @@ async function tapBoard(p, choice, r, c, cell) {
   }
   const [dr, dc] = choice.shape[0];
   const res = await api("POST", "/api/place", {
-    player: p.name, colour: choice.colour, wilds: choice.wilds, row: r - dr, col: c - dc, seq: game.seq,
-  });
+    player: p.name, colour: choice.colour, wilds: choice.wilds, row: r - dr, col: c - dc,
+  }); // no seq: players place at the same time, and the engine refuses a second placement itself
   if (!res.ok) {
     cell.classList.add("refused");
     setTimeout(() => cell.classList.remove("refused"), 1500);
@@ -482,7 +482,7 @@ function initBoards() {
   $("#confirm-board").addEventListener("click", async () => {
     const res = await api("PUT", `/api/boards/${encodeURIComponent(boardEdit.player)}`, {
       grid: boardEdit.grid.map((r) => r.join("")), source: boardEdit.photo ? "photo" : "correction",
-      photo: boardEdit.photo, seq: game.seq,
+      photo: boardEdit.photo,
     });
     if (res.ok) {
       say(`${boardEdit.player}'s board is set: ${currentPlayer(boardEdit.player).score.total} points`, "info");
@@ -540,7 +540,7 @@ function renderBonus(g) {
         el("option", { value: "no", text: "✗ not flipped (by hand)" }));
       select.value = value;
       select.addEventListener("change", () => api("PUT", `/api/bonus/${encodeURIComponent(p.name)}`, {
-        tile: b.name, flipped: select.value === "auto" ? null : select.value === "yes", seq: g.seq,
+        tile: b.name, flipped: select.value === "auto" ? null : select.value === "yes",
       }));
       return el("label", {}, el("span", { text: b.name.split(":").pop() + ` (${b.name.split(":")[0]}) ` }), select);
     }))));
