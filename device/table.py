@@ -12,6 +12,7 @@ as Server-Sent Events). Events:
 - ``{"type": "refused", "action": "shake" | "next_round" | "undo", "reason": "..."}``: the game said no;
 - ``{"type": "round", "round": 4, "active_player": "Cy", "finished": false, "action": "next_round"}``;
 - ``{"type": "rescan"}``: the rescan button was pressed; the next reading is taken afresh;
+- ``{"type": "reader_error", "reason": "..."}``: the reader raised on a frame (once per kind in a row);
 - ``{"type": "camera", "status": {"ok": false, "message": "camera disconnected ..., retrying", ...}}``;
 - ``{"type": "leds", ...RoundTracker.snapshot()...}`` after every change of the LEDs.
 
@@ -157,6 +158,8 @@ class TableLoop:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.frames_seen = 0
+        self.reader_errors = 0  # frames the reader failed on
+        self._reader_error: str | None = None
         if tracker is not None:
             tracker.bind(next_round=self.next_round, rescan=self.rescan, undo=self.undo)
 
@@ -199,14 +202,28 @@ class TableLoop:
                 return out
             self._seq = frame.seq
             self.frames_seen += 1
-        events = list(self.reader.feed(frame.frame_bgr, frame.t))
+        try:
+            events = list(self.reader.feed(frame.frame_bgr, frame.t))
+        except Exception as e:  # a reader bug on one frame must not stop the table, nor flood the log
+            with self._lock:
+                self._reader_failed(e, out)
+            return out
         with self._lock:
+            self._reader_error = None
             for event in events:
                 if getattr(event, "pattern", None) is not None:
                     self._on_pattern(event.pattern, frame, out)
                 elif hasattr(event, "reason"):
                     self._on_no_pattern(str(event.reason), out)
         return out
+
+    def _reader_failed(self, error: Exception, out: list[Event]) -> None:
+        self.reader_errors += 1
+        reason = f"{type(error).__name__}: {error}"
+        if reason != self._reader_error:  # once per kind of failure in a row, not once per frame
+            self._reader_error = reason
+            log.error("the shaker reader failed on frame %d", self._seq, exc_info=error)
+            self._emit({"type": "reader_error", "reason": reason}, out)
 
     def _on_pattern(self, raw: Any, frame: Frame, out: list[Event]) -> None:
         state = self.actions.state()

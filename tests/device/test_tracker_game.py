@@ -329,3 +329,27 @@ def test_before_anyone_chooses_a_new_shake_replaces_the_pattern(tracker: RoundTr
     again = [["gray", "blue", "black"], ["green", "gray", "red"], ["blue", "black", "green"]]
     assert table.shake(again)[0]["type"] == "pattern"
     assert table.game.state.pattern.to_json() == again
+
+
+def test_a_reader_that_fails_is_reported_once_and_the_loop_goes_on(
+    tracker: RoundTracker, clock: ManualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Flaky:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
+            self.calls += 1
+            if self.calls <= 3:
+                raise ValueError("operands could not be broadcast together")
+            return [PatternRead([["red", "blue", "black"], ["green", "gray", "red"], ["blue", "black", "green"]], t)]
+
+    game = Game(Setup.create(PLAYERS))
+    loop = TableLoop(None, Flaky(), MemoryTable(game), tracker, clock=clock)
+    image = np.zeros((4, 4, 3), np.uint8)
+    outs = [loop.step(Frame(image, clock(), seq)) for seq in range(1, 5)]
+    assert [e["type"] for e in outs[0]] == ["reader_error"] and "broadcast" in outs[0][0]["reason"]
+    assert outs[1] == [] and outs[2] == []  # the same failure again: not repeated
+    assert outs[3][0]["type"] == "pattern" and game.state.pattern is not None
+    assert loop.reader_errors == 3
+    assert len([r for r in caplog.records if "reader failed" in r.getMessage()]) == 1
