@@ -325,9 +325,12 @@ def decode_photo_scaled(
     size = _header_size(data) if data else None
     if size is not None and data[:2] == b"\xff\xd8" and 0 < size[0] * size[1] <= MAX_PIXELS:
         factor = max(size) // settings.work_long_side
-        flag = {1: None, 2: cv2.IMREAD_REDUCED_COLOR_2, 3: cv2.IMREAD_REDUCED_COLOR_2}.get(
-            factor, cv2.IMREAD_REDUCED_COLOR_4 if factor < 8 else cv2.IMREAD_REDUCED_COLOR_8
-        )
+        if factor <= 1:
+            flag = None
+        elif factor < 4:
+            flag = cv2.IMREAD_REDUCED_COLOR_2
+        else:
+            flag = cv2.IMREAD_REDUCED_COLOR_4 if factor < 8 else cv2.IMREAD_REDUCED_COLOR_8
         if flag is not None and len(data) <= MAX_FILE_BYTES:
             try:
                 photo_bgr = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), flag)
