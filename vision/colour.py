@@ -190,29 +190,31 @@ def fit_gains(
     iterations: int = 6,
     prior_weight: float = 0.3,
     max_log_gain: float = 0.7,
+    exposure_weight: float = 6.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel gains (linear RGB) bringing the observed cubes closest to the palette.
 
     ``observed_lin`` is (n, 3) linear RGB. Alternates between assigning each cube its nearest palette
-    colour (in Lab) and solving the gains by least squares in log space, from a few starting lights
-    (neutral, warm, cool); keeps the fit with the smallest total Lab error. Returns (gains, lab) where
-    ``lab`` holds the corrected observations.
+    colour (in Lab) and solving the gains by least squares in linear RGB, from a few starting lights
+    (neutral, warm, cool; several exposures); keeps the fit with the smallest total Lab error plus a
+    small cost for colour casts and exposure changes (the camera's exposure is usually about right).
+    Returns (gains, lab) where ``lab`` holds the corrected observations.
     """
     obs = np.clip(np.asarray(observed_lin, dtype=np.float64), 1e-4, None)
     ref_lab = palette.ref_lab
     ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
-    starts = [np.zeros(3)]
-    # Starting points: the exposure that maps the observations' median brightness to the palette's,
-    # under neutral, warm and cool light.
-    for tint in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)):
-        starts.append(np.array(tint))
-    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
+    # that brings the observations' median brightness to the palette's, and a little above and below.
     lum_ref = float(np.median(ref_lin @ _M_RGB2XYZ[1]))
-    for start in starts:
-        g0 = np.exp(start)
-        # exposure from the median luminance
-        lum_obs = float(np.median((obs * g0) @ _M_RGB2XYZ[1]))
-        g0 = g0 * lum_ref / max(lum_obs, 1e-6)
+    starts = []
+    for tint in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)):
+        g_tint = np.exp(np.array(tint))
+        lum_obs = float(np.median((obs * g_tint) @ _M_RGB2XYZ[1]))
+        median_exposure = lum_ref / max(lum_obs, 1e-6)
+        for exposure in (1.0, median_exposure, 0.6, 1.6):
+            starts.append(g_tint * exposure)
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for g0 in starts:
         g = g0.copy()
         lam = prior_weight * float((obs**2).sum(0).mean())
         for _ in range(iterations):
@@ -230,7 +232,11 @@ def fit_gains(
         d2 = ((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1)
         # the error, plus a small cost for strong colour casts (prefers the plainer explanation)
         cast = np.log(g) - np.log(g).mean()
-        err = float(np.sqrt(d2.min(1)).sum()) + 4.0 * float(np.abs(cast).sum())
+        err = (
+            float(np.sqrt(d2.min(1)).sum())
+            + 4.0 * float(np.abs(cast).sum())
+            + exposure_weight * abs(float(np.log(g).mean()))
+        )
         if best is None or err < best[0]:
             best = (err, g, lab)
     assert best is not None

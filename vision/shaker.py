@@ -84,6 +84,9 @@ class ShakerSettings:
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
     shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
+    offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
+    offset_colour: int = 24  # ...as the pixels this near its colour (L1 in 8-bit Lab)
+    max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
     # out of line: a cube near the grid on none of its cells
     out_of_line_reach: float = 1.15  # looked for this many pitches around the grid
     stray_strict_distance: float = 1.2  # at least this far from every grid cube (pitches)
@@ -519,6 +522,8 @@ def verify_cells(
     scale: float,
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    work_lab: np.ndarray | None = None,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
@@ -555,7 +560,11 @@ def verify_cells(
         r, c = divmod(i, 3)
         palette_like = d_pal[i] <= settings.cell_max_delta_e
         distinct = d_pal[i] + settings.cell_margin <= d_tab[i] and d_pal[i] <= settings.cell_fill_delta_e
-        cube = palette_like and (bool(have[i]) or distinct)
+        table_better = d_tab[i] + settings.cell_margin < d_pal[i]
+        cube = palette_like and not table_better and (bool(have[i]) or distinct)
+        offset = 0.0
+        if cube and work_lab is not None:
+            offset = cube_offset(work_lab, grid.centre(r, c), points[i], grid.pitch, scale, settings)
         tests.append(
             {
                 "row": r,
@@ -563,6 +572,7 @@ def verify_cells(
                 "d_palette": round(float(d_pal[i]), 1),
                 "d_table": round(float(d_tab[i]), 1),
                 "outline": bool(have[i]),
+                "offset": round(offset, 2),
                 "cube": bool(cube),
             }
         )
@@ -577,6 +587,43 @@ def verify_cells(
     support = sum(1 for row in cells for k in row if k >= 0)
     new = Candidates(np.array(xy), np.array(rad), np.array(con), cands.scale, np.array(strength))
     return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new, tests
+
+
+def cube_offset(
+    work_lab: np.ndarray,
+    cell_xy: np.ndarray,
+    cube_xy: np.ndarray,
+    pitch: float,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> float:
+    """How far (in pitches) the cube's top face lies from its cell's centre.
+
+    The top face is the region of the cube's colour around where it was sampled, within the cell's
+    neighbourhood (working copy); its centroid against the lattice point.
+    """
+    h, w = work_lab.shape[:2]
+    pw = pitch / scale
+    cx, cy = (np.asarray(cell_xy) + 0.5) / scale - 0.5
+    half = settings.offset_window * pw
+    x0, x1 = int(max(0, np.floor(cx - half))), int(min(w, np.ceil(cx + half) + 1))
+    y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return 0.0
+    win = work_lab[y0:y1, x0:x1].astype(np.int16)
+    sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
+    sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
+    sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
+    r = max(1, int(0.1 * pw))
+    ref = np.median(win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3), axis=0)
+    dist = np.abs(win - ref.astype(np.int16)).sum(-1)
+    mask = (dist <= settings.offset_colour).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab_id = labels[sy_i, sx_i]
+    if lab_id == 0:
+        return 0.0
+    mx, my = cents[lab_id]
+    return float(np.hypot(mx + x0 - cx, my + y0 - cy) / pw)
 
 
 def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
@@ -776,7 +823,11 @@ def _rotate(rows: list[list[Any]], rotation: int) -> list[list[Any]]:
 
 
 def check_grid(
-    grid: Grid, cubes: Sequence[CubeReading], strays: int = 0, settings: ShakerSettings = DEFAULT_SETTINGS
+    grid: Grid,
+    cubes: Sequence[CubeReading],
+    strays: int = 0,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    offsets: Sequence[float] | None = None,
 ) -> str | None:
     """The reason to refuse this grid, or None when it shows one complete, aligned pattern."""
     present = sum(1 for c in cubes if c.colour is not None)
@@ -785,6 +836,8 @@ def check_grid(
             return f"a cube is out of line ({present} cubes in the grid)"
         return f"{present} cubes in the grid"
     if strays:
+        return "a cube is out of line"
+    if offsets is not None and max(offsets, default=0.0) > settings.max_offset:
         return "a cube is out of line"
     low = [c for c in cubes if c.confidence < settings.min_confidence]
     if low:
@@ -853,7 +906,7 @@ def read_shaker(
     if best is None:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
     _, grid, cands, j = best
-    grid, cands, cell_tests = verify_cells(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
+    grid, cands, cell_tests = verify_cells(frame_bgr, grid, cands, table_lab8, scale, palette, settings, work_lab=lab)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
     pool = all_cands[max(0, j - 1) : j + 2]
@@ -866,7 +919,8 @@ def read_shaker(
         "strays": strays,
         "cell_tests": cell_tests,
     }
-    reason = check_grid(grid, cubes, len(strays), settings)
+    offsets = [t["offset"] for t in cell_tests if t["cube"]]
+    reason = check_grid(grid, cubes, len(strays), settings, offsets)
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:
