@@ -8,6 +8,7 @@ is legal), 403 without the PIN (nothing changes), 404 for no game, 409 for a sta
 from __future__ import annotations
 
 import json
+import os
 import re
 import uuid
 from typing import Any
@@ -95,7 +96,7 @@ def expect_seq(data: dict[str, Any]) -> int | None:
 
 def game_response(status: int = 200) -> Any:
     body = convert.game_view_bytes(get_table().store.current())
-    return Response(body, status=status, mimetype="application/json")
+    return Response(body, status=status, mimetype="application/json", headers={"Cache-Control": "no-store"})
 
 
 def upload(field: str) -> tuple[bytes, str]:
@@ -380,7 +381,10 @@ def board_reading(record: Any, player: str, data: bytes, kind: str, photo_bgr: A
     """Keep the photo (under a name made here) and read it; differences against the tracked board."""
     table = get_table()
     name = f"{record.id}-{uuid.uuid4().hex}.{kind}"
-    (table.photos_dir / name).write_bytes(data)
+    with open(table.photos_dir / name, "wb") as f:  # kept before the reading is answered, even if the plug goes
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
     reading = read_board_photo(photo_bgr)
     reading["photo"] = name
     reading["photo_url"] = f"/api/photos/{name}"

@@ -153,7 +153,10 @@ def create_game() -> Any:
         )
     except ValueError as e:
         return setup_error(str(e), form)
-    if not get_table().store.consume_nonce(form.get("nonce", "")[:64] or secrets.token_hex(8)):
+    nonce = form.get("nonce", "")[:64]
+    if not nonce:
+        abort(400, "the form is out of date (no nonce): reload the page")
+    if not get_table().store.consume_nonce(nonce):
         flash("This set-up form was already sent: the game it made is below.")
         return redirect(url_for("pages.table"))
     get_table().store.create_game(new)

@@ -162,3 +162,11 @@ def test_setup_form_needs_the_session_pin(client: FlaskClient) -> None:
 
 def test_pin_header_writes_need_no_csrf(client: FlaskClient, game: dict[str, Any]) -> None:
     assert client.post("/api/shake", json={"pattern": PATTERN}, headers=AUTH, environ_base=PHONE).status_code == 200
+
+
+def test_setup_form_without_a_nonce_is_refused(client: FlaskClient) -> None:
+    token = join(client)
+    form = setup_form(token, "")
+    r = client.post("/setup", data=form, environ_base=PHONE)
+    assert r.status_code == 400
+    assert client.get("/api/game").status_code == 404

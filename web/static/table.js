@@ -95,12 +95,21 @@ function connect() {
   source.addEventListener("device", (e) => onDevice(JSON.parse(e.data)));
 }
 
+function deviceStatus(text) {
+  const line = $("#device-status");
+  if (line) line.textContent = text;
+}
+
 function onDevice(ev) {
   if (ev.type === "leds") { if (device) { device.tracker = ev; renderTracker(); } }
   else if (ev.type === "shake_again") say("Shake again: " + ev.reason);
-  else if (ev.type === "refused") say(`The table refused ${ev.action.replace("_", " ")}: ${ev.reason}`);
-  else if (ev.type === "camera" && ev.status && !ev.status.ok) say("Camera: " + ev.status.message);
-  else if (ev.type === "rescan") say("Reading the table afresh", "info");
+  else if (ev.type === "pattern" && ev.accepted) deviceStatus(`Pattern read by the camera (${Math.round((ev.latency_s || 0) * 1000)} ms).`);
+  else if (ev.type === "refused") deviceStatus(`Not taken (${ev.action.replace("_", " ")}): ${ev.reason}`);
+  else if (ev.type === "round") deviceStatus(ev.action === "undo" ? "Undone from the round tracker." : "");
+  else if (ev.type === "camera" && ev.status) {
+    if (!ev.status.ok) say("Camera: " + ev.status.message);
+    deviceStatus(ev.status.ok ? "" : "Camera: " + ev.status.message);
+  } else if (ev.type === "rescan") deviceStatus("Reading the table afresh…");
 }
 
 function show(view) {
