@@ -79,6 +79,9 @@ class ShakerSettings:
     fill_size_ratio: tuple[float, float] = (0.7, 1.45)  # ...of about the grid's cube size...
     fill_strength: float = 0.5  # ...and standing out at least this much as the grid's cubes
     filled_weight: float = 0.8  # a cell filled so counts this much in the lattice's score
+    lattices_checked: int = 3  # the most plausible lattices checked cell by cell...
+    lattice_check_margin: float = 4.0  # ...if within this much of the best
+    verified_weight: float = 1.0  # a cell verified as a cube adds this to a lattice's score
     # cells: a cube or the table?
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
@@ -882,12 +885,12 @@ def read_shaker(
     if frame_bgr.dtype != np.uint8:
         raise VisionError("read_shaker: expected an 8-bit image")
     palette = palette or default_palette()
-    best: tuple[float, Grid, Candidates, int] | None = None
     error = GridNotFound("no pattern: nothing like a cube in view")
     d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
     g = edge_strength(lab, settings)
     g_sum = cv2.integral(g)
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+    fits: list[tuple[float, Grid, Candidates, int]] = []
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support:
             continue
@@ -901,12 +904,23 @@ def read_shaker(
             grid, cands = fill_from_other_sizes(grid, cands, all_cands, settings)
         total = grid_plausibility(grid, cands, settings, edge_sum=g_sum, scale=scale)
         total += settings.filled_weight * (grid.support - support)
-        if best is None or total > best[0]:
-            best = (total, grid, cands, j)
-    if best is None:
+        fits.append((total, grid, cands, j))
+    if not fits:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
-    _, grid, cands, j = best
-    grid, cands, cell_tests = verify_cells(frame_bgr, grid, cands, table_lab8, scale, palette, settings, work_lab=lab)
+    # the few most plausible lattices are checked cell by cell; the one with most cubes verified wins
+    fits.sort(key=lambda f: -f[0])
+    best: tuple[float, Grid, Candidates, int, list[dict[str, Any]]] | None = None
+    for total, grid0, cands0, j0 in fits[: settings.lattices_checked]:
+        if best is not None and total < fits[0][0] - settings.lattice_check_margin:
+            break
+        grid_v, cands_v, tests = verify_cells(
+            frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, work_lab=lab
+        )
+        score = total + settings.verified_weight * sum(t["cube"] for t in tests)
+        if best is None or score > best[0]:
+            best = (score, grid_v, cands_v, j0, tests)
+    assert best is not None
+    _, grid, cands, j, cell_tests = best
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
     pool = all_cands[max(0, j - 1) : j + 2]
