@@ -95,7 +95,9 @@ def expect_seq(data: dict[str, Any]) -> int | None:
 
 
 def game_response(status: int = 200) -> Any:
-    body = convert.game_view_bytes(get_table().store.current())
+    store = get_table().store
+    with store.lock:
+        body = convert.game_view_bytes(store.current())
     return Response(body, status=status, mimetype="application/json", headers={"Cache-Control": "no-store"})
 
 
@@ -161,19 +163,22 @@ def create_game() -> Any:
 @bp.get("/games")
 def games() -> Any:
     store = get_table().store
-    return jsonify(games=[convert.game_summary(store.load(gid)) for gid, _, _ in store.games()])
+    with store.lock:
+        return jsonify(games=[convert.game_summary(store.load(gid)) for gid, _, _ in store.games()])
 
 
 @bp.get("/games/<int:game_id>")
 def game_by_id(game_id: int) -> Any:
-    return jsonify(convert.game_view(get_table().store.load(game_id)))
+    store = get_table().store
+    with store.lock:
+        return jsonify(convert.game_view(store.load(game_id)))
 
 
 @bp.get("/games/<int:game_id>/export.json")
 def export_json(game_id: int) -> Any:
     store = get_table().store
-    record = store.load(game_id)
-    text = json.dumps(convert.game_export(record, store.full_log(game_id)), indent=2)
+    with store.lock:
+        text = json.dumps(convert.game_export(store.load(game_id), store.full_log(game_id)), indent=2)
     return Response(
         text,
         mimetype="application/json",
@@ -183,9 +188,11 @@ def export_json(game_id: int) -> Any:
 
 @bp.get("/games/<int:game_id>/export.csv")
 def export_csv(game_id: int) -> Any:
-    record = get_table().store.load(game_id)
+    store = get_table().store
+    with store.lock:
+        text = convert.game_csv(store.load(game_id))
     return Response(
-        convert.game_csv(record),
+        text,
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="shakecity-game-{game_id}.csv"'},
     )
@@ -307,7 +314,8 @@ def next_round() -> Any:
 def undo() -> Any:
     data = request.get_json(silent=True) or {}
     record, entry = get_table().store.undo(expect_seq(data if isinstance(data, dict) else {}))
-    view = dict(convert.game_view(record))
+    with get_table().store.lock:
+        view = dict(convert.game_view(record))
     view["undone"] = convert.log_entry_json(entry)
     return jsonify(view)
 
@@ -390,7 +398,8 @@ def board_reading(record: Any, player: str, data: bytes, kind: str, photo_bgr: A
     reading["photo_url"] = f"/api/photos/{name}"
     reading["height"], reading["width"] = int(photo_bgr.shape[0]), int(photo_bgr.shape[1])
     if reading.get("found") and record.tracked:
-        view = convert.game_view(record)
+        with table.store.lock:
+            view = convert.game_view(record)
         tracked = next(p["tracked_board"] for p in view["players"] if p["name"] == player)
         reading["differences"] = convert.differences(tracked, reading["grid"])
     return reading

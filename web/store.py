@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS form_nonces (
 );
 """
 
+PAST_GAMES_KEPT = 64
 ENGINE = "engine"
 BOARD = "board"
 BONUS = "bonus"
@@ -147,9 +148,15 @@ class Store:
         self._conn.executescript(SCHEMA)
         self.on_change = on_change
         self._current: GameRecord | None = None
+        self._past: dict[int, GameRecord] = {}
         self._load_current()
 
     # ------------------------------------------------------------------------------------ plumbing
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while reading a game that others may be changing (a view is built from one state)."""
+        return self._lock
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -220,10 +227,15 @@ class Store:
             return self._current
 
     def load(self, game_id: int) -> GameRecord:
+        """Any game by id. Past games no longer change, so a few are kept replayed in memory."""
         with self._lock:
             if self._current is not None and self._current.id == game_id:
                 return self._current
-            return self._load(game_id)
+            record = self._past.pop(game_id, None) or self._load(game_id)
+            self._past[game_id] = record  # most recently used last
+            while len(self._past) > PAST_GAMES_KEPT:
+                self._past.pop(next(iter(self._past)))
+            return record
 
     def full_log(self, game_id: int) -> list[LogEntry]:
         """Every log row of a game, undone ones too, for history and export."""

@@ -147,7 +147,8 @@ class Table:
 
     def current_view(self) -> dict[str, Any] | None:
         try:
-            return convert.game_view(self.store.current())
+            with self.store.lock:
+                return convert.game_view(self.store.current())
         except NoGame:
             return None
 
