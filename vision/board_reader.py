@@ -75,6 +75,9 @@ class ReaderSettings:
     plain_ratio: float = 0.0  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.0
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
+    judge_correlation: bool = False  # correlations less what an empty cell reaches by chance
+    alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
+    photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
 
 
@@ -126,6 +129,9 @@ class CellLooks:
     tile_templates: dict[str, np.ndarray]  # letter -> unit templates (every example, four quarter turns)
     template_px: int
     empty_energy: np.ndarray  # 36 fine-structure levels of the empty cells
+    empty_alike: np.ndarray  # 36 x 36 feature distances between the cells' empty looks
+    tile_null: list[dict[str, float]]  # [cell] -> type -> correlation the empty cell reaches by chance
+    empty_self: float  # correlation a tile reaches by chance with the empty look of its cell
 
 
 @dataclass
@@ -799,6 +805,20 @@ def learn_cell_looks(
                 _templates(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, 4)
             )
     scale = np.maximum(np.array(fe + fk).std(axis=0), 1.0)
+    tile_templates_all = {k: np.vstack(v) for k, v in tile_templates.items()}
+    # what correlation each empty cell reaches by chance with each tile type's looks (its print's own
+    # texture can look a little like trees), and what a tile reaches by chance with the empty look of
+    # the cell it lies on (the known photo's tiles): correlation is judged above these chance levels
+    shift = max(2, cell_px // 10)
+    tile_null = []
+    for i in range(SIZE * SIZE):
+        w = _windows(empty_detail, i // SIZE, i % SIZE, cell_px, margin, t, shift)
+        tile_null.append({k: float((w @ v.T).max()) for k, v in tile_templates_all.items()})
+    own = [
+        float((_windows(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, shift) @ empty_templates[i][:1].T).max())
+        for i in range(SIZE * SIZE)
+        if letters[i] != EMPTY
+    ]
     return CellLooks(
         empty,
         tiles,
@@ -806,9 +826,12 @@ def learn_cell_looks(
         empty_means=me,
         tile_means={k: np.mean(v, axis=0) for k, v in tile_means.items()},
         empty_templates=empty_templates,
-        tile_templates={k: np.vstack(v) for k, v in tile_templates.items()},
+        tile_templates=tile_templates_all,
         template_px=t,
+        tile_null=tile_null,
+        empty_self=float(np.median(own)) if own else 0.0,
         empty_energy=detail_energy(empty_bgr, cell_px, margin, t),
+        empty_alike=np.sqrt(((np.asarray(fe)[:, None, :] - np.asarray(fe)[None, :, :]) / scale) ** 2).sum(axis=2),
     )
 
 
@@ -925,6 +948,10 @@ def classify_cells(
     c, m = calibration.cell_px, calibration.margin
     corrected, gain = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
     ncc = match_scores(board_bgr, looks, c, m)
+    if settings.judge_correlation:
+        for i, scores in enumerate(ncc):
+            for k in scores:
+                scores[k] -= looks.empty_self if k == EMPTY else looks.tile_null[i][k]
     # correlation only counts where a cell shows more structure than its own empty print: on a plain
     # cell it is noise, and the best of many tile looks would always beat the one empty look
     ratio = detail_energy(board_bgr, c, m, looks.template_px) / np.maximum(looks.empty_energy, 1.0)
@@ -934,17 +961,11 @@ def classify_cells(
     observed = cell_means(board_bgr, c, m)
     letters: list[str] = []
     confidence: list[float] = []
+    dist: list[dict[str, float]] = []
     for iteration in range(settings.light_iterations):
-        dist = feature_distances(cell_features(corrected, c, m, energy=energy / gain), looks)
-        totals = [
-            {k: dist[i][k] - settings.correlation_weight * structured[i] * ncc[i][k] for k in dist[i]}
-            for i in range(len(dist))
-        ]
-        letters, confidence = [], []
-        for tot in totals:
-            ranked = sorted(tot.items(), key=lambda kv: kv[1])
-            letters.append(ranked[0][0])
-            confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
+        feats = cell_features(corrected, c, m, energy=energy / gain)
+        dist = feature_distances(feats, looks)
+        letters, confidence = _decide(dist, ncc, structured, settings)
         if iteration + 1 < settings.light_iterations:
             expected = np.array(
                 [looks.empty_means[i] if t == EMPTY else looks.tile_means[t] for i, t in enumerate(letters)]
@@ -952,6 +973,48 @@ def classify_cells(
             params = fit_light(observed, expected, np.ones(SIZE * SIZE, bool))
             corrected = apply_light(board_bgr, params, c, m)
             gain = float(np.mean(params[:, 0]))
+    if settings.photo_examples_confidence < 1.0:
+        # tiles read with confidence teach the others in the same photo: same light, and perhaps an
+        # illustration the known layout did not show
+        sure = [i for i in range(SIZE * SIZE) if confidence[i] >= settings.photo_examples_confidence]
+        sure_tiles = [i for i in sure if letters[i] != EMPTY]
+        sure_empty = [i for i in sure if letters[i] == EMPTY]
+        if sure_tiles or sure_empty:
+            detail = _detail(board_bgr, c)
+            t = looks.template_px
+            shift = max(2, c // 10)
+            scale = looks.scale
+            own = {i: _templates(detail, i // SIZE, i % SIZE, c, m, t, 4) for i in sure_tiles}
+            f = np.asarray(feats) / scale
+            for i in range(SIZE * SIZE):
+                if i in sure:
+                    continue
+                w = _windows(detail, i // SIZE, i % SIZE, c, m, t, shift)
+                for j in sure_tiles:
+                    letter = letters[j]
+                    raw = float((w @ own[j].T).max())
+                    if settings.judge_correlation:
+                        raw -= looks.tile_null[i][letter]
+                    ncc[i][letter] = max(ncc[i][letter], raw)
+                    dist[i][letter] = min(dist[i][letter], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
+                # an empty cell printed like this one (alike at calibration) shows its empty look in this light
+                for j in sure_empty:
+                    if looks.empty_alike[i, j] <= settings.alike_empty:
+                        dist[i][EMPTY] = min(dist[i][EMPTY], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
+            letters, confidence = _decide(dist, ncc, structured, settings)
+    return letters, confidence
+
+
+def _decide(
+    dist: list[dict[str, float]], ncc: list[dict[str, float]], structured: np.ndarray, settings: ReaderSettings
+) -> tuple[list[str], list[float]]:
+    """Each cell's best reading (smallest distance less weighted correlation) and its confidence."""
+    letters, confidence = [], []
+    for i, d in enumerate(dist):
+        total = {k: d[k] - settings.correlation_weight * structured[i] * ncc[i][k] for k in d}
+        ranked = sorted(total.items(), key=lambda kv: kv[1])
+        letters.append(ranked[0][0])
+        confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
     return letters, confidence
 
 

@@ -518,9 +518,15 @@ class Scene:
 
 
 def random_scene(rng: random.Random, *, side: str = "inland", print_style: PrintStyle | None = None) -> Scene:
+    """A print and its set-up: the calibration's camera (north up, mild tilt) and base light.
+
+    The base light is even (no glare spot, no shadow), as the set-up instructions ask for the two
+    calibration photos; photos read later vary around it and may have glare and shadows.
+    """
     style = print_style or random_print_style(rng)
     camera = replace(random_camera(rng, "up", max_tilt=15, spin=5), fill=rng.uniform(0.55, 0.7))
-    return Scene(style, side, random_light(rng), camera)
+    light = replace(random_light(rng), glare=None, shadow=None)
+    return Scene(style, side, light, camera)
 
 
 def render_board_photo(
