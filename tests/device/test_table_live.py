@@ -79,14 +79,17 @@ def test_a_camera_that_vanishes_turns_the_status_led_to_error_and_back(mock_fact
         game = Game(Setup.create(["Ann"]))
         loop = TableLoop(camera, live.LiveShakerReader(), MemoryTable(game), tracker, listeners=[events.append])
         with loop:
-            wait_until(
-                lambda: [e["status"]["ok"] for e in events if e["type"] == "camera"][-2:] == [False, True],
-                timeout=20,
-                what="the camera to vanish and return",
-            )
-            # status LED: error while the camera was away, reading (waiting for a shake) once it is back
-            leds = [(e["status"]["mode"]) for e in events if e["type"] == "leds"]
-            assert "error" in leds and leds[-1] == "reading"
+
+            def back_and_shown() -> bool:
+                cameras = [e["status"]["ok"] for e in list(events) if e["type"] == "camera"]
+                leds = [e["status"]["mode"] for e in list(events) if e["type"] == "leds"]
+                return cameras[-2:] == [False, True] and leds[-1:] == ["reading"]
+
+            # the camera event and the LEDs' event come one after the other from the loop's thread
+            wait_until(back_and_shown, timeout=20, what="the camera to vanish and return, and the LEDs to say so")
+        # status LED: error while the camera was away, reading (waiting for a shake) once it is back
+        leds = [e["status"]["mode"] for e in events if e["type"] == "leds"]
+        assert "error" in leds[:-1] and leds[-1] == "reading"
     lost = [e["status"] for e in events if e["type"] == "camera" and not e["status"]["ok"]]
     assert any("camera disconnected (simulated camera unplugged)" in s["message"] for s in lost)
     assert camera.status().reconnects == 1
