@@ -213,32 +213,29 @@ def fit_gains(
         median_exposure = lum_ref / max(lum_obs, 1e-6)
         for exposure in (1.0, median_exposure, 0.6, 1.6):
             starts.append(g_tint * exposure)
-    best: tuple[float, np.ndarray, np.ndarray] | None = None
-    for g0 in starts:
-        g = g0.copy()
-        lam = prior_weight * float((obs**2).sum(0).mean())
-        for _ in range(iterations):
-            lab = linear_rgb_to_lab(obs * g)
-            d2 = ((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1)
-            target = ref_lin[d2.argmin(1)]
-            # least squares per channel in linear RGB, pulled gently towards the starting light
-            g_new = ((obs * target).sum(0) + lam * g0) / ((obs**2).sum(0) + lam)
-            g_new = np.clip(g_new, g0 * np.exp(-max_log_gain), g0 * np.exp(max_log_gain))
-            done = np.allclose(g_new, g, rtol=1e-3)
-            g = g_new
-            if done:
-                break
-        lab = linear_rgb_to_lab(obs * g)
-        d2 = ((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1)
-        # the error, plus a small cost for strong colour casts (prefers the plainer explanation)
-        cast = np.log(g) - np.log(g).mean()
-        err = (
-            float(np.sqrt(d2.min(1)).sum())
-            + 4.0 * float(np.abs(cast).sum())
-            + exposure_weight * abs(float(np.log(g).mean()))
-        )
-        if best is None or err < best[0]:
-            best = (err, g, lab)
+    g0 = np.array(starts)  # (S, 3): every start iterated at once
+    g = g0.copy()
+    lam = prior_weight * float((obs**2).sum(0).mean())
+    lo, hi = g0 * np.exp(-max_log_gain), g0 * np.exp(max_log_gain)
+    for _ in range(iterations):
+        lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])  # (S, n, 3)
+        d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)  # (S, n, R)
+        target = ref_lin[d2.argmin(-1)]  # (S, n, 3)
+        # least squares per channel in linear RGB, pulled gently towards the starting light
+        g_new = ((obs[None] * target).sum(1) + lam * g0) / ((obs**2).sum(0)[None] + lam)
+        g_new = np.clip(g_new, lo, hi)
+        done = np.allclose(g_new, g, rtol=1e-3)
+        g = g_new
+        if done:
+            break
+    lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])
+    d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)
+    # the error, plus a small cost for strong colour casts and exposure changes (the plainer explanation)
+    log_g = np.log(g)
+    cast = log_g - log_g.mean(1, keepdims=True)
+    err = np.sqrt(d2.min(-1)).sum(1) + 4.0 * np.abs(cast).sum(1) + exposure_weight * np.abs(log_g.mean(1))
+    k = int(np.argmin(err))
+    best = (float(err[k]), g[k], lab[k])
     assert best is not None
     return best[1], best[2]
 

@@ -38,6 +38,7 @@ from .colour import (
 from .errors import VisionError
 
 SETTINGS_VERSION = 1
+_SRGB_TO_LINEAR = srgb_to_linear(np.arange(256) / 255.0)
 
 
 @dataclass(frozen=True)
@@ -507,6 +508,17 @@ def fill_from_other_sizes(
     return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new
 
 
+def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, settings: ShakerSettings) -> np.ndarray:
+    """The table model's colours (linear RGB, (n, 3)) under frame points (n, 2)."""
+    f = scale * settings.background_shrink
+    h, w = table_lab8.shape[:2]
+    xs = np.clip(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0, w - 1).astype(int)
+    ys = np.clip(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0, h - 1).astype(int)
+    lab8 = table_lab8[ys, xs].astype(np.float64)
+    lab = np.column_stack([lab8[:, 0] * 100 / 255, lab8[:, 1] - 128, lab8[:, 2] - 128])
+    return np.clip(lab_to_linear_rgb(lab), 1e-4, None)
+
+
 def table_colour_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, settings: ShakerSettings) -> np.ndarray:
     """The table model's colour (linear RGB) under a frame point."""
     f = scale * settings.background_shrink
@@ -527,6 +539,7 @@ def verify_cells(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     *,
     work_lab: np.ndarray | None = None,
+    edge_sum: np.ndarray | None = None,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
@@ -538,14 +551,14 @@ def verify_cells(
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
     med_r = float(np.median(cands.radius[members])) if members else grid.pitch / 3
     radius = max(1.5, settings.sample_radius * grid.pitch)
-    points, tops, tables = [], [], []
+    points, tops = [], []
     for r in range(3):
         for c in range(3):
             k = grid.cell_candidate[r][c]
             p = np.asarray(cands.xy[k] if k >= 0 else grid.centre(r, c), dtype=np.float64)
             points.append(p)
             tops.append(sample_top_face(frame_bgr, p, radius))
-            tables.append(table_colour_at(table_lab8, p, scale, settings))
+    tables = table_colours_at(table_lab8, np.array(points), scale, settings)
     tops_a = np.array(tops)
     have = np.array([k >= 0 for row in grid.cell_candidate for k in row])
     gains, _ = fit_gains(tops_a[have] if have.sum() >= 3 else tops_a, palette)
@@ -553,8 +566,17 @@ def verify_cells(
     ref = palette.ref_lab
     d_pal = np.sqrt(((lab[:, None, :] - ref[None, :, :]) ** 2).sum(-1)).min(1)
     levels = np.array(settings.shadow_levels)
-    table_family = linear_rgb_to_lab(np.array(tables)[:, None, :] * levels[None, :, None] * gains)
+    table_family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - table_family) ** 2).sum(-1)).min(1)
+    outline = np.zeros(9)
+    if edge_sum is not None:
+        size_w = 2 * med_r / scale
+        pw = (np.array(points) + 0.5) / scale - 0.5
+        outer = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.65 * size_w) * (1.3 * size_w) ** 2
+        hole = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.375 * size_w) * (0.75 * size_w) ** 2
+        ring = (outer - hole) / max(1e-6, (1.3 * size_w) ** 2 - (0.75 * size_w) ** 2)
+        outline = ring - _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.22 * size_w)
+        outline = outline / max(float(np.percentile(outline, 75)), 1e-6)
     xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
     strength = list(cands.strength_or_ones())
     cells = [list(row) for row in grid.cell_candidate]
@@ -565,9 +587,6 @@ def verify_cells(
         distinct = d_pal[i] + settings.cell_margin <= d_tab[i] and d_pal[i] <= settings.cell_fill_delta_e
         table_better = d_tab[i] + settings.cell_margin < d_pal[i]
         cube = palette_like and not table_better and (bool(have[i]) or distinct)
-        offset = 0.0
-        if cube and work_lab is not None:
-            offset = cube_offset(work_lab, grid.centre(r, c), points[i], grid.pitch, scale, settings)
         tests.append(
             {
                 "row": r,
@@ -575,7 +594,8 @@ def verify_cells(
                 "d_palette": round(float(d_pal[i]), 1),
                 "d_table": round(float(d_tab[i]), 1),
                 "outline": bool(have[i]),
-                "offset": round(offset, 2),
+                "ring": round(float(outline[i]), 2),
+                "xy": points[i],
                 "cube": bool(cube),
             }
         )
@@ -648,20 +668,35 @@ def _box_mean(integral: np.ndarray, x: float, y: float, half: float) -> float:
     return float(total) / ((x1 - x0) * (y1 - y0))
 
 
+def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: float) -> np.ndarray:
+    """Box means of half-size ``half`` around float points (vectorised :func:`_box_mean`)."""
+    h, w = integral.shape[0] - 1, integral.shape[1] - 1
+    x0 = np.clip(np.rint(xs - half), 0, w).astype(int)
+    x1 = np.clip(np.rint(xs + half) + 1, 0, w).astype(int)
+    y0 = np.clip(np.rint(ys - half), 0, h).astype(int)
+    y1 = np.clip(np.rint(ys + half) + 1, 0, h).astype(int)
+    area = (x1 - x0) * (y1 - y0)
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    return np.where(area > 0, total / np.maximum(area, 1), 0.0)
+
+
+def _cell_points_w(grid: Grid, scale: float) -> np.ndarray:
+    """The nine cell centres in working pixels, (3, 3, 2)."""
+    r = np.arange(3)[:, None, None]
+    c = np.arange(3)[None, :, None]
+    pts = grid.origin[None, None, :] + c * grid.col_step[None, None, :] + r * grid.row_step[None, None, :]
+    return (pts + 0.5) / scale - 0.5
+
+
 def cell_uniformity(
     grid: Grid, edge_sum: np.ndarray, scale: float, settings: ShakerSettings = DEFAULT_SETTINGS
 ) -> float:
     """Edge strength inside the grid's cells against the whole grid's: low when the cells sit on cube tops,
     high when the lattice sits on the gaps between cubes."""
     pitch_w = grid.pitch / scale
-    half = settings.uniform_box * pitch_w / 2
-    inside = []
-    for r in range(3):
-        for c in range(3):
-            x, y = (grid.centre(r, c) + 0.5) / scale - 0.5
-            inside.append(_box_mean(edge_sum, x, y, half))
-    cx, cy = (grid.centre(1, 1) + 0.5) / scale - 0.5
-    whole = _box_mean(edge_sum, cx, cy, 1.5 * pitch_w)
+    pts = _cell_points_w(grid, scale).reshape(-1, 2)
+    inside = _box_mean_v(edge_sum, pts[:, 0], pts[:, 1], settings.uniform_box * pitch_w / 2)
+    whole = _box_mean(edge_sum, pts[4, 0], pts[4, 1], 1.5 * pitch_w)
     return float(np.mean(inside)) / max(whole, 1e-6)
 
 
@@ -669,16 +704,10 @@ def cell_separation(grid: Grid, edge_sum: np.ndarray, scale: float) -> float:
     """Edge strength on the gaps between neighbouring cells against inside the cells: cubes stand apart."""
     pitch_w = grid.pitch / scale
     half = 0.12 * pitch_w
-    gaps, cells = [], []
-    for r in range(3):
-        for c in range(3):
-            p = (grid.centre(r, c) + 0.5) / scale - 0.5
-            cells.append(_box_mean(edge_sum, p[0], p[1], half))
-            for dr, dc in ((0, 1), (1, 0)):
-                if r + dr < 3 and c + dc < 3:
-                    q = (grid.centre(r + dr, c + dc) + 0.5) / scale - 0.5
-                    m = (p + q) / 2
-                    gaps.append(_box_mean(edge_sum, m[0], m[1], half))
+    pts = _cell_points_w(grid, scale)
+    mids = np.concatenate([((pts[:, :-1] + pts[:, 1:]) / 2).reshape(-1, 2), ((pts[:-1] + pts[1:]) / 2).reshape(-1, 2)])
+    cells = _box_mean_v(edge_sum, pts[..., 0].ravel(), pts[..., 1].ravel(), half)
+    gaps = _box_mean_v(edge_sum, mids[:, 0], mids[:, 1], half)
     return float(np.median(gaps)) / max(float(np.mean(cells)), 1e-6)
 
 
@@ -734,14 +763,15 @@ def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.nda
     y0, y1 = int(max(0, np.floor(xy[1] - rad))), int(min(h, np.ceil(xy[1] + rad) + 1))
     if x1 <= x0 or y1 <= y0:
         return np.full(3, 1e-4)
-    patch = frame_bgr[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = ((xx - xy[0]) ** 2 + (yy - xy[1]) ** 2 <= rad * rad).ravel()
-    pix = patch[inside] if inside.any() else patch
-    lin = srgb_to_linear(pix[:, ::-1] / 255.0)
-    lum = lin @ np.array([0.2126, 0.7152, 0.0722])
-    keep = lum >= np.quantile(lum, 0.25)
-    return np.median(lin[keep], axis=0)
+    patch = frame_bgr[y0:y1, x0:x1]
+    yy = (np.arange(y0, y1) - xy[1])[:, None]
+    xx = (np.arange(x0, x1) - xy[0])[None, :]
+    inside = yy * yy + xx * xx <= rad * rad
+    pix = patch[inside] if inside.any() else patch.reshape(-1, 3)
+    # per-channel medians commute with the (monotonic) sRGB curve: take them on the 8-bit values
+    lum = pix @ np.array([0.0722, 0.7152, 0.2126])
+    keep = pix[lum >= np.partition(lum, len(lum) // 4)[len(lum) // 4]]
+    return _SRGB_TO_LINEAR[np.median(keep, axis=0)[::-1].round().astype(np.uint8)]
 
 
 # ---------------------------------------------------------------- stage 4: classify
@@ -783,6 +813,8 @@ def out_of_line_cubes(
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
+    if len(cube_xy) == 0:
+        return []
     centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
     B = np.column_stack([grid.col_step, grid.row_step])
     Binv = np.linalg.inv(B)
@@ -914,13 +946,17 @@ def read_shaker(
         if best is not None and total < fits[0][0] - settings.lattice_check_margin:
             break
         grid_v, cands_v, tests = verify_cells(
-            frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, work_lab=lab
+            frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, work_lab=lab, edge_sum=g_sum
         )
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
     assert best is not None
     _, grid, cands, j, cell_tests = best
+    for t in cell_tests:
+        xy_t = t.pop("xy")
+        if t["cube"]:
+            t["offset"] = round(cube_offset(lab, grid.centre(t["row"], t["col"]), xy_t, grid.pitch, scale, settings), 2)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
     pool = all_cands[max(0, j - 1) : j + 2]
@@ -933,7 +969,7 @@ def read_shaker(
         "strays": strays,
         "cell_tests": cell_tests,
     }
-    offsets = [t["offset"] for t in cell_tests if t["cube"]]
+    offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(grid, cubes, len(strays), settings, offsets)
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
