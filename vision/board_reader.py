@@ -72,8 +72,8 @@ class ReaderSettings:
     correlation_weight: float = 16.0  # weight of correlation against the colour-statistics distance
     light_iterations: int = 3  # read, fit the light on the reading, read again
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
-    plain_ratio: float = 0.0  # correlation counts fully once a cell shows this times its empty detail (0: always)
-    plain_ramp: float = 1.0
+    plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
+    plain_ramp: float = 1.5
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     judge_correlation: bool = False  # correlations less what an empty cell reaches by chance
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
