@@ -28,9 +28,11 @@ from scoring.shake_that_city.game import (
 from scoring.shake_that_city.pattern import Pattern
 from scoring.shake_that_city.scorer import CATEGORIES, Score, score_board
 
-from .store import BOARD, GameRecord, LogEntry
+from .store import GameRecord, LogEntry
 
-# Letters shown with every colour, so colour-blind players read patterns and boards too.
+# Every colour on screen also carries a letter, so colour-blind players read patterns and boards too: a
+# cube shows the letter of the building its colour makes (red H, blue S, black F, green P, gray R) and a
+# wild white cube a star; ``letter`` is a one-letter name of the colour itself, for compact lists.
 COLOUR_LETTERS = {"red": "R", "blue": "B", "black": "K", "green": "G", "gray": "Y", "white": "W"}
 
 
@@ -246,11 +248,3 @@ def game_csv(record: GameRecord) -> str:
             + [s["total"], " ".join(s["bonus_flipped"]), s["empty_cells"], s["construction_left"], "/".join(p["board"])]
         )
     return out.getvalue()
-
-
-def tile_names() -> dict[str, str]:
-    return dict(TILE_NAMES)
-
-
-def board_entries(log: list[LogEntry]) -> list[LogEntry]:
-    return [e for e in log if e.kind == BOARD]
