@@ -165,6 +165,14 @@ def test_a_short_game_end_to_end_in_chromium(server: Server, phone: Page, tmp_pa
     expect(page.locator(".player.active")).to_have_attribute("data-player", "Bo")
     expect(page.locator("#tracker .led.round.lit small")).to_have_text("2")
 
+    # a phone that shows only its own player
+    page.select_option("#me", "Bo")
+    expect(page.locator(".player")).to_have_count(1)
+    expect(page.locator(".player")).to_have_attribute("data-player", "Bo")
+    expect(page.locator("#others")).to_contain_text("Ann: waits for the shake")
+    page.select_option("#me", "")
+    expect(page.locator(".player")).to_have_count(2)
+
     # the other rounds
     for round_no in range(2, 16):
         play_round(page)

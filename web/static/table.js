@@ -157,8 +157,16 @@ function renderRound() {
   $("#next-round").disabled = g.phase !== "next_round";
   $("#next-round").textContent = g.round === g.rounds ? "End the game" : "Next round";
   $("#undo").disabled = !g.can_undo;
-  const players = $("#players");
-  players.replaceChildren(...g.players.map(playerCard));
+  const me = $("#me");
+  const names = g.players.map((p) => p.name);
+  if ([...me.options].slice(1).map((o) => o.value).join() !== names.join()) {
+    me.replaceChildren(el("option", { value: "", text: "every player" }), ...names.map((n) => el("option", { value: n, text: n })));
+  }
+  const mine = names.includes(localStorage.getItem("shakecity-me")) ? localStorage.getItem("shakecity-me") : "";
+  me.value = mine;
+  const shown = mine ? g.players.filter((p) => p.name === mine) : g.players;
+  $("#others").textContent = mine ? g.players.filter((p) => p.name !== mine).map((p) => `${p.name}: ${playerStatus(p)}`).join(" · ") : "";
+  $("#players").replaceChildren(...shown.map(playerCard));
 }
 
 function playerStatus(p) {
@@ -299,6 +307,10 @@ async function loadDevice() {
 
 function initRound() {
   patternEntry();
+  $("#me").addEventListener("change", (e) => {
+    localStorage.setItem("shakecity-me", e.target.value);
+    if (game) renderRound();
+  });
   $("#shake-demo").addEventListener("click", () => api("POST", "/api/shake", { simulate: true, seq: game?.seq }));
   $("#enter-pattern").addEventListener("click", () => { $("#pattern-form").hidden = !$("#pattern-form").hidden; });
   $("#pattern-form").addEventListener("submit", async (e) => {
