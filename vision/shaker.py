@@ -18,6 +18,7 @@ Each stage is a public function taking its settings explicitly:
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,17 @@ from .colour import (
 from .errors import VisionError
 
 SETTINGS_VERSION = 1
+
+
+def _median(values: np.ndarray | Sequence[float]) -> float:
+    """The (upper) median of a short 1-d array: np.median's overhead dominates at these sizes."""
+    a = np.asarray(values, dtype=np.float64).ravel()
+    if a.size == 0:
+        return float("nan")
+    mid = a.size // 2
+    return float(np.partition(a, mid)[mid])
+
+
 _SRGB_TO_LINEAR = srgb_to_linear(np.arange(256) / 255.0)
 
 
@@ -51,13 +63,13 @@ class ShakerSettings:
     background_shrink: int = 4  # the table model is a median at 1/4 of the working size...
     background_window: float = 0.36  # ...over a window this fraction of its longer side
     lightness_weight: float = 0.45  # weight of L (0..255 scale) against a and b in the table difference
-    box_sizes: tuple[int, ...] = (4, 5, 7, 9, 12, 15, 20, 26, 34, 44, 57, 74)  # sizes tried (working px)
+    box_sizes: tuple[int, ...] = (5, 7, 9, 12, 15, 20, 26, 34, 44, 57, 74)  # sizes tried (working px)
     half_from: int = 10  # sizes from this one up are found on a halved copy
     edge_lightness_weight: float = 0.6
     response_min: float = 6.0  # minimum ring-minus-inside edge strength for a cube
     response_noise_factor: float = 1.5  # ...or this many times the frame's mean edge strength
     nms_radius: float = 1.0  # one candidate per cube: others within this many sizes are dropped
-    max_candidates: int = 48  # the strongest candidates kept per size
+    max_candidates: int = 32  # the strongest candidates kept per size
     # lattice
     min_support: int = 5  # a size with fewer candidates than this is not tried as the grid's
     pitch_min: float = 1.9  # lattice pitch / candidate radius
@@ -144,7 +156,7 @@ class Grid:
 
     @property
     def pitch(self) -> float:
-        return float((np.linalg.norm(self.col_step) + np.linalg.norm(self.row_step)) / 2)
+        return (math.hypot(*self.col_step) + math.hypot(*self.row_step)) / 2
 
     def centre(self, r: int, c: int) -> np.ndarray:
         return self.origin + c * self.col_step + r * self.row_step
@@ -255,7 +267,7 @@ def find_cubes(
     g_half = cv2.resize(g, (max(1, g.shape[1] // 2), max(1, g.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
-    d_thr = max(4.0, float(np.median(d)))
+    d_thr = max(4.0, _median(d[::4, ::4]))
     d_sum = cv2.integral(d)
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
@@ -366,7 +378,9 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     quality = np.clip(cands.contrast / settings.quality_contrast, settings.quality_floor, 1.0)
     occ = np.zeros((H, 9, 9), dtype=np.float64)
     hh, nn = np.nonzero(on)
-    np.maximum.at(occ, (hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4), quality[nn])
+    order = np.argsort(quality[nn], kind="stable")  # assigned weakest first: each cell keeps its best
+    hh, nn = hh[order], nn[order]
+    occ[hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4] = quality[nn]
     ii = np.zeros((H, 10, 10), dtype=np.float64)
     ii[:, 1:, 1:] = occ.cumsum(1).cumsum(2)
 
@@ -408,15 +422,15 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     best_d = np.full((3, 3), np.inf)
     for k in idx:
         c, r = int(iu[k]), int(jv[k])
-        dk = float(np.linalg.norm(P[k] - (o + c * u + r * v)))
+        dk = math.hypot(*(P[k] - (o + c * u + r * v)))
         if dk < best_d[r, c]:
             best_d[r, c], cells[r, c] = dk, k
     # recount: unassigned candidates near the grid, not on a cell
     Binv = np.linalg.inv(np.column_stack([u, v]))
     cc = (P - o) @ Binv.T  # (n, 2): i, j
     assigned = set(int(k) for k in cells.ravel() if k >= 0)
-    med_r = float(np.median(R[list(assigned)])) if assigned else float(np.median(R))
-    med_c = float(np.median(cands.contrast[list(assigned)])) if assigned else 1.0
+    med_r = _median(R[list(assigned)]) if assigned else _median(R)
+    med_c = _median(cands.contrast[list(assigned)]) if assigned else 1.0
     reach = settings.out_of_line_reach
     near = (
         (cc[:, 0] >= -reach)
@@ -428,7 +442,7 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         & (_NEAR_CONTRAST_RATIO * med_c <= cands.contrast)
     )
     cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
-    pitch_now = (np.linalg.norm(u) + np.linalg.norm(v)) / 2
+    pitch_now = (math.hypot(*u) + math.hypot(*v)) / 2
     strays: list[int] = []
     for k in np.nonzero(near)[0]:
         if int(k) in assigned:
@@ -471,8 +485,8 @@ def fill_from_other_sizes(
     """Empty cells take a candidate found at a neighbouring size, when one sits on the cell, fits the
     grid's cube size and stands out as much as the grid's cubes do."""
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
-    med_r = float(np.median(cands.radius[members]))
-    med_s = float(np.median(cands.strength_or_ones()[members]))
+    med_r = _median(cands.radius[members])
+    med_s = _median(cands.strength_or_ones()[members])
     xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
     strength = list(cands.strength_or_ones())
     cells = [list(row) for row in grid.cell_candidate]
@@ -549,7 +563,7 @@ def verify_cells(
     on a wooden table: no palette colour, or no better than the table.
     """
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
-    med_r = float(np.median(cands.radius[members])) if members else grid.pitch / 3
+    med_r = _median(cands.radius[members]) if members else grid.pitch / 3
     radius = max(1.5, settings.sample_radius * grid.pitch)
     points, tops = [], []
     for r in range(3):
@@ -708,7 +722,7 @@ def cell_separation(grid: Grid, edge_sum: np.ndarray, scale: float) -> float:
     mids = np.concatenate([((pts[:, :-1] + pts[:, 1:]) / 2).reshape(-1, 2), ((pts[:-1] + pts[1:]) / 2).reshape(-1, 2)])
     cells = _box_mean_v(edge_sum, pts[..., 0].ravel(), pts[..., 1].ravel(), half)
     gaps = _box_mean_v(edge_sum, mids[:, 0], mids[:, 1], half)
-    return float(np.median(gaps)) / max(float(np.mean(cells)), 1e-6)
+    return _median(gaps) / max(float(np.mean(cells)), 1e-6)
 
 
 def grid_plausibility(
@@ -722,7 +736,7 @@ def grid_plausibility(
     """How well a fitted grid explains the scene: its support, minus strays, an implausible cube size and
     edges inside the cells (a lattice on the gaps)."""
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
-    size = 2 * float(np.median(cands.radius[members])) if members else 1.0
+    size = 2 * _median(cands.radius[members]) if members else 1.0
     ratio = grid.pitch / max(size, 1e-6)
     lo, hi = settings.pitch_to_size
     off = max(0.0, np.log(lo / ratio), np.log(ratio / hi))
@@ -771,7 +785,8 @@ def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.nda
     # per-channel medians commute with the (monotonic) sRGB curve: take them on the 8-bit values
     lum = pix @ np.array([0.0722, 0.7152, 0.2126])
     keep = pix[lum >= np.partition(lum, len(lum) // 4)[len(lum) // 4]]
-    return _SRGB_TO_LINEAR[np.median(keep, axis=0)[::-1].round().astype(np.uint8)]
+    mid = len(keep) // 2
+    return _SRGB_TO_LINEAR[np.partition(keep, mid, axis=0)[mid][::-1]]
 
 
 # ---------------------------------------------------------------- stage 4: classify
