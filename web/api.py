@@ -1,8 +1,38 @@
 """The HTTP API (JSON in, JSON out). Thin views: check the input, call the store and the engine.
 
-Refusals: 400 with ``{"error": reason}`` for anything the engine or a reader refuses (it names what
-is legal), 403 without the PIN (nothing changes), 404 for no game, 409 for a stale double submit,
-413 for an oversized upload.
+Writes need the table PIN: the header ``X-Table-Pin``, or a page session that joined with it plus the
+session's CSRF token in ``X-CSRF-Token``. Any write may carry ``"seq"`` (the step the client saw; also
+the ``X-Game-Seq`` header or a form field): if the game has moved on it is refused with 409.
+
+Reads
+    GET  /api/game                         the current game (404 before the first set-up)
+    GET  /api/games                        past games, newest first: {"games": [summary, ...]}
+    GET  /api/games/<id>                   one game, as /api/game
+    GET  /api/games/<id>/log               every log row, undone ones marked with undone_at
+    GET  /api/games/<id>/export.json|.csv  the game to download
+    GET  /api/events                       Server-Sent Events: "game" (id = version) and "device"
+    GET  /api/device                       camera, virtual LEDs (tracker snapshot), device note
+    GET  /api/camera.jpg                   the camera's latest picture
+    GET  /api/calibration                  {"board": bool, "colours": bool}
+    GET  /api/photos/<name>                a kept photo (only names this server made)
+Writes
+    POST /api/games                        {"players", "side"?, "variants"?, "bonus_order"?, "bonus"?, "construction"?}
+    POST /api/shake                        {"pattern"} | {"simulate": true} | {"camera": true} | multipart photo
+    POST /api/choose                       {"player", "colour", "wilds"?}
+    POST /api/place                        {"player", "colour", "wilds"?, "row", "col"}
+    POST /api/next-round, /api/undo
+    PUT  /api/boards/<player>              {"grid", "source"?: "photo" | "correction", "photo"?}
+    POST /api/boards/<player>/photo        multipart photo: the reading, to confirm with PUT /api/boards
+    POST /api/boards/<player>/camera       the same, from the table camera
+    PUT  /api/bonus/<player>               {"tile", "flipped": true | false | null}
+    POST /api/calibration/board            multipart empty, known, known_board (JSON rows), side
+    POST /api/calibration/colours          multipart pattern (JSON 3 x 3), photo (else the camera)
+    POST /api/tracker/<button>             next_round | rescan | undo, {"hold": true} to hold
+
+Refusals: 400 with ``{"error": reason, "legal_now": ...}`` for anything the engine or a reader refuses
+(it names what is legal; an illegal placement also lists the legal spots), 403 without the PIN
+(nothing changes), 404 for no game, 409 for a stale double submit, 413 for an oversized upload, 503
+when every event-stream slot is taken.
 """
 
 from __future__ import annotations
@@ -106,8 +136,8 @@ def upload(field: str) -> tuple[bytes, str]:
     f = request.files.get(field)
     if f is None:
         raise IllegalAction(f"{field}: expected a multipart file field {field!r} with a JPEG or PNG photo")
-    data = f.read(get_table_limit() + 1)
-    if len(data) > get_table_limit():
+    data = f.read(upload_limit() + 1)
+    if len(data) > upload_limit():
         abort(413)
     if not data:
         raise IllegalAction(f"{field}: the file is empty")
@@ -117,7 +147,7 @@ def upload(field: str) -> tuple[bytes, str]:
     raise IllegalAction(f"{field}: not a JPEG or PNG image")
 
 
-def get_table_limit() -> int:
+def upload_limit() -> int:
     from flask import current_app
 
     return int(current_app.config["MAX_CONTENT_LENGTH"])
