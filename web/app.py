@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .security import new_pin
+from .security import PinGuard, new_pin
 from .table import Table
 
 MAX_UPLOAD_BYTES = 12 * 1024 * 1024  # a 12 MP phone JPEG is 3-6 MB
@@ -61,6 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=None,  # default: kept in DATA_DIR/secret_key
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MAX_STREAMS=64,  # open event streams; keep below the server's thread count
+        PIN_TRIES=10,  # wrong PINs from one address before it must wait ...
+        PIN_LOCK_SECONDS=600,  # ... this long (a 6-digit PIN is otherwise guessed in minutes)
         SHAKE_SEED=None,  # the demo's random shakes (None: unpredictable)
         CAMERA="none",  # "none", or a device camera kind ("simulated", "auto", ...)
         CAMERA_OPTIONS={},  # passed to device.cameras.open_camera (e.g. the simulated camera's timings)
@@ -85,6 +87,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     table = Table(data_dir, max_streams=int(app.config["MAX_STREAMS"]), seed=app.config["SHAKE_SEED"])
     app.extensions["table"] = table
+    app.extensions["pin_guard"] = PinGuard(
+        limit=int(app.config["PIN_TRIES"]), window=float(app.config["PIN_LOCK_SECONDS"])
+    )
     from . import devices
 
     camera, pins = str(app.config["CAMERA"]), str(app.config["PINS"])

@@ -83,7 +83,11 @@ def join_form() -> Any:
 @bp.post("/join")
 def join() -> Any:
     check_form_csrf()
-    if not security.join(request.form.get("pin", "")[:32]):
+    joined = security.join(request.form.get("pin", "")[:32])
+    if joined is None:
+        flash("Too many wrong PINs from this phone: wait a few minutes.")
+        return render_template("join.html", pin=""), 429
+    if not joined:
         flash("That is not the table's PIN.")
         return render_template("join.html", pin=""), 403
     return redirect(url_for("pages.table") if current_view() else url_for("pages.setup"))

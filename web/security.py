@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -54,8 +56,55 @@ def joined() -> bool:
     return bool(saved) and same(saved, pin_token(current_app.config["TABLE_PIN"]))
 
 
-def join(pin: str) -> bool:
+class PinGuard:
+    """Slows PIN guessing: after ``limit`` wrong PINs from one address within ``window`` seconds, that
+    address is refused (429) until the window has passed, even with the right PIN. ``clock`` is passed in."""
+
+    def __init__(self, limit: int = 10, window: float = 600.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._wrong: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, who: str, now: float) -> list[float]:
+        times = [t for t in self._wrong.get(who, []) if now - t < self.window]
+        if times:
+            self._wrong[who] = times
+        else:
+            self._wrong.pop(who, None)
+        return times
+
+    def blocked(self, who: str) -> bool:
+        with self._lock:
+            return len(self._recent(who, self.clock())) >= self.limit
+
+    def wrong(self, who: str) -> None:
+        with self._lock:
+            now = self.clock()
+            self._recent(who, now)
+            self._wrong.setdefault(who, []).append(now)
+            if len(self._wrong) > 10_000:  # bounded, whatever happens
+                self._wrong.pop(next(iter(self._wrong)))
+
+
+def guard() -> PinGuard:
+    return current_app.extensions["pin_guard"]
+
+
+def who() -> str:
+    return request.remote_addr or "unknown"
+
+
+TOO_MANY = "too many wrong PINs from this device: wait a few minutes"
+
+
+def join(pin: str) -> bool | None:
+    """Join this page's session to the table: True, False for a wrong PIN, None while guessing is blocked."""
+    if guard().blocked(who()):
+        return None
     if not same(pin.strip(), current_app.config["TABLE_PIN"]):
+        guard().wrong(who())
         return False
     session["table"] = pin_token(current_app.config["TABLE_PIN"])
     csrf_token()
@@ -66,8 +115,11 @@ def write_refusal() -> str | None:
     """``None`` if this request may change the game, otherwise the reason it may not."""
     header = request.headers.get(PIN_HEADER)
     if header is not None:
+        if guard().blocked(who()):
+            return TOO_MANY
         if same(header.strip(), current_app.config["TABLE_PIN"]):
             return None
+        guard().wrong(who())
         return "wrong table PIN"
     if not joined():
         return f"this needs the table PIN: join the table with it, or send the {PIN_HEADER} header"
@@ -85,7 +137,7 @@ def needs_pin(view: F) -> F:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         reason = write_refusal()
         if reason is not None:
-            return jsonify(error=reason), 403
+            return jsonify(error=reason), 429 if reason == TOO_MANY else 403
         return view(*args, **kwargs)
 
     return wrapped  # type: ignore[return-value]

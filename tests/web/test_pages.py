@@ -170,3 +170,34 @@ def test_setup_form_without_a_nonce_is_refused(client: FlaskClient) -> None:
     r = client.post("/setup", data=form, environ_base=PHONE)
     assert r.status_code == 400
     assert client.get("/api/game").status_code == 404
+
+
+def test_pin_guessing_is_stopped(client: FlaskClient, game: dict[str, Any]) -> None:
+    limit = client.application.config["PIN_TRIES"]
+    for i in range(limit):
+        r = client.post(
+            "/api/shake", json={"pattern": PATTERN}, headers={"X-Table-Pin": f"{i:06d}"}, environ_base=PHONE
+        )
+        assert r.status_code == 403
+    r = client.post("/api/shake", json={"pattern": PATTERN}, headers=AUTH, environ_base=PHONE)
+    assert r.status_code == 429
+    assert "too many wrong PINs" in r.json["error"]
+    page = client.get("/join", environ_base=PHONE).get_data(as_text=True)
+    r = client.post("/join", data={"pin": PIN, "csrf_token": csrf_of(page)}, environ_base=PHONE)
+    assert r.status_code == 429
+    assert client.get("/api/game").json["pattern"] is None
+    # another device is not held up
+    assert client.post("/api/shake", json={"pattern": PATTERN}, headers=AUTH).status_code == 200
+
+
+def test_the_pin_guard_forgets_after_its_window() -> None:
+    from web.security import PinGuard
+
+    now = [0.0]
+    guard = PinGuard(limit=2, window=60.0, clock=lambda: now[0])
+    guard.wrong("a")
+    assert not guard.blocked("a")
+    guard.wrong("a")
+    assert guard.blocked("a") and not guard.blocked("b")
+    now[0] = 61.0
+    assert not guard.blocked("a")
