@@ -31,8 +31,8 @@ Writes
 
 Refusals: 400 with ``{"error": reason, "legal_now": ...}`` for anything the engine or a reader refuses
 (it names what is legal; an illegal placement also lists the legal spots), 403 without the PIN
-(nothing changes), 404 for no game, 409 for a stale double submit, 413 for an oversized upload, 503
-when every event-stream slot is taken.
+(nothing changes), 404 for no game, 409 for a stale double submit, 413 for an oversized upload, 429
+after too many wrong PINs from one address, 503 when every event-stream slot is taken.
 """
 
 from __future__ import annotations
