@@ -74,6 +74,7 @@ class ReaderSettings:
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
+    structure_gain: bool = True  # compare structure after undoing the photo's exposure and contrast
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     judge_correlation: bool = False  # correlations less what an empty cell reaches by chance
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
@@ -954,8 +955,13 @@ def classify_cells(
                 scores[k] -= looks.empty_self if k == EMPTY else looks.tile_null[i][k]
     # correlation only counts where a cell shows more structure than its own empty print: on a plain
     # cell it is noise, and the best of many tile looks would always beat the one empty look
-    ratio = detail_energy(board_bgr, c, m, looks.template_px) / np.maximum(looks.empty_energy, 1.0)
-    structured = np.clip((ratio - settings.plain_ratio) / settings.plain_ramp, 0.0, 1.0)
+    centre_energy = detail_energy(board_bgr, c, m, looks.template_px)
+
+    def structure(gain: float) -> np.ndarray:
+        ratio = centre_energy / max(gain, 0.2) / np.maximum(looks.empty_energy, 1.0)
+        return np.clip((ratio - settings.plain_ratio) / settings.plain_ramp, 0.0, 1.0)
+
+    structured = structure(gain if settings.structure_gain else 1.0)
     inset = int(round(settings.patch_inset * c))
     energy = detail_energy(board_bgr, c, m, c - 2 * inset)
     observed = cell_means(board_bgr, c, m)
@@ -973,6 +979,8 @@ def classify_cells(
             params = fit_light(observed, expected, np.ones(SIZE * SIZE, bool))
             corrected = apply_light(board_bgr, params, c, m)
             gain = float(np.mean(params[:, 0]))
+            if settings.structure_gain:
+                structured = structure(gain)
     if settings.photo_examples_confidence < 1.0:
         # tiles read with confidence teach the others in the same photo: same light, and perhaps an
         # illustration the known layout did not show
