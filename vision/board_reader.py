@@ -74,7 +74,7 @@ class ReaderSettings:
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
-    structure_gain: bool = True  # compare structure after undoing the photo's exposure and contrast
+    structure_gain: bool = False  # compare structure after undoing the photo's exposure and contrast
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     judge_correlation: bool = False  # correlations less what an empty cell reaches by chance
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
