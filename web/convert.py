@@ -120,6 +120,7 @@ def player_json(record: GameRecord, seat: int) -> dict[str, Any]:
             for c in legal
         ],
         "construction": [t.to_json() for t in me.construction],
+        "construction_removed": [tile for who, tile in state.removed if who == me.name],
     }
     if source != "tracked" and record.tracked:
         out["differences"] = differences(tracked, rows)

@@ -563,3 +563,20 @@ def test_a_made_pin_is_kept_across_restarts(tmp_path: Any) -> None:
         assert (tmp_path / "d" / "table-pin").stat().st_mode & 0o077 == 0
     finally:
         close_app(app)
+
+
+def test_construction_tiles_left_and_cleared_are_shown(client: FlaskClient) -> None:
+    client.post("/api/games", json={"players": ["Ann"], "variants": ["construction"]}, headers=AUTH)
+    ann = client.get("/api/game").json["players"][0]
+    assert [t["name"] for t in ann["construction"]] == ["home-shop", "factory-road", "park-home", "shop-road"]
+    assert ann["construction_removed"] == []
+    shake(client)
+    ann = place(client, "Ann", "blue", 3, 3).json["players"][0]  # shops at (3,5), (5,4), (5,5)
+    assert ann["construction_removed"] == []
+    assert ann["score"]["total"] == 0 and any("construction tiles left" in n for n in ann["score"]["notes"])
+    client.post("/api/next-round", headers=AUTH)
+    shake(client)
+    ann = place(client, "Ann", "red", 1, 4).json["players"][0]  # homes at (1,4), (1,5), (3,4): (3,4) by a shop
+    assert ann["construction_removed"] == ["home-shop"]
+    assert [t["name"] for t in ann["construction"]] == ["factory-road", "park-home", "shop-road"]
+    assert ann["board"][1][1] == "."

@@ -187,6 +187,11 @@ function playerCard(p) {
     p.name === g.active_player && !g.finished ? el("span", { class: "badge", text: "▶ active" }) : null,
     el("span", { class: "total", text: `${p.score.total} pts` })));
   card.append(el("p", { class: "status", text: playerStatus(p) }));
+  if (p.construction.length || p.construction_removed.length) {
+    const left = p.construction.map((t) => `${t.name} at (${t.cell[0]}, ${t.cell[1]})`).join(", ") || "none";
+    card.append(el("p", { class: "info construction", text: `Construction tiles left: ${left}` +
+      (p.construction_removed.length ? ` · cleared: ${p.construction_removed.join(", ")}` : "") }));
+  }
   const legal = p.legal || [];
   let choice = null;
   if (legal.length && !p.done) {
