@@ -61,7 +61,7 @@ class ReaderSettings:
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
     ring_cells: float = 0.55  # width of the border ring (outside the cells) compared with calibration
     min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
-    sure_border_match: float = 0.75  # a border correlation this good ends the search for the board
+    sure_border_match: float = 0.65  # a border correlation this good ends the search for the board
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
@@ -726,13 +726,14 @@ def cell_features(
 ) -> list[np.ndarray]:
     """A feature vector per cell (row-major) of a rectified board: Lab statistics of its centre and
     its level of fine structure (``energy``, from :func:`detail_energy`, computed if not given)."""
-    lab = cv2.cvtColor(board_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     d = int(round(inset * cell_px))
     if energy is None:
         energy = detail_energy(board_bgr, cell_px, margin, cell_px - 2 * d)
     log_energy = np.log(np.maximum(energy, 1.0))
+    area = board_bgr[margin : margin + SIZE * cell_px, margin : margin + SIZE * cell_px]
+    lab = cv2.cvtColor(area.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab)
     patches = np.stack(
-        [lab[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].reshape(-1, 3) for i in range(SIZE * SIZE)]
+        [lab[_cell_slice(i // SIZE, i % SIZE, cell_px, 0, d)].reshape(-1, 3) for i in range(SIZE * SIZE)]
     )
     q = np.percentile(patches, (10, 50, 90), axis=1)  # 3 x 36 x 3
     stats = np.concatenate(
@@ -844,10 +845,11 @@ def border_colour_correction(
     Returns the corrected board and the mean gain.
     """
     mask = _ring_mask(cell_px, margin_cells, 0.5).astype(bool)
-    x = reference_bgr[mask].astype(np.float64)
-    y = board_bgr[mask].astype(np.float64)
+    x = reference_bgr[mask]
+    y = board_bgr[mask]
     gain = np.clip(np.median(y, axis=0) / np.maximum(np.median(x, axis=0), 1.0), 0.2, 5.0)
-    return np.clip(board_bgr.astype(np.float64) / gain, 0, 255).astype(np.uint8), float(gain.mean())
+    corrected = board_bgr.astype(np.float32) * (1.0 / gain).astype(np.float32)
+    return np.clip(corrected, 0, 255).astype(np.uint8), float(gain.mean())
 
 
 def _light_terms(xs: np.ndarray, ys: np.ndarray) -> list[np.ndarray]:
@@ -878,16 +880,22 @@ def fit_light(observed: np.ndarray, expected: np.ndarray, weight: np.ndarray) ->
     return np.asarray(params)
 
 
+_TERMS: dict[tuple[int, int, int], list[np.ndarray]] = {}
+
+
 def apply_light(board_bgr: np.ndarray, params: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
     """Undo :func:`fit_light` on a rectified board: back to the calibration's light."""
     size = board_bgr.shape[0]
-    grid = (np.arange(size, dtype=np.float64) - margin) / cell_px - 3.0
-    xs, ys = np.meshgrid(grid / 2.5, grid / 2.5)
-    terms = _light_terms(xs, ys)
-    out = board_bgr.astype(np.float64)
+    key = (size, cell_px, margin)
+    if key not in _TERMS:
+        grid = ((np.arange(size, dtype=np.float32) - margin) / cell_px - 3.0) / 2.5
+        xs, ys = np.meshgrid(grid, grid)
+        _TERMS[key] = _light_terms(xs, ys)
+    terms = _TERMS[key]
+    out = board_bgr.astype(np.float32)
     for ch in range(3):
-        offset = sum(p * t for p, t in zip(params[ch, 1:], terms, strict=True))
-        out[:, :, ch] = (out[:, :, ch] - offset) / params[ch, 0]
+        offset = sum(np.float32(p) * t for p, t in zip(params[ch, 1:], terms, strict=True))
+        out[:, :, ch] = (out[:, :, ch] - offset) * np.float32(1.0 / params[ch, 0])
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
