@@ -88,6 +88,8 @@ class ShakerSettings:
     uniformity_penalty: float = 4.0
     separation_min: float = 2.0  # gaps between cells should hold this many times the edges inside them
     separation_penalty: float = 3.0
+    separation_floor: float = 1.0  # below this the lattice is not considered at all
+    gap_contrast_floor: float = 0.4  # nor when fewer of the gaps between cells than this differ from the cells
     fill_tolerance: float = 0.22  # a candidate of another size fills an empty cell this close (pitches)...
     fill_size_ratio: tuple[float, float] = (0.7, 1.45)  # ...of about the grid's cube size...
     fill_strength: float = 0.5  # ...and standing out at least this much as the grid's cubes
@@ -95,6 +97,7 @@ class ShakerSettings:
     lattices_checked: int = 3  # the most plausible lattices checked cell by cell...
     lattice_check_margin: float = 4.0  # ...if within this much of the best
     verified_weight: float = 1.0  # a cell verified as a cube adds this to a lattice's score
+    shift_margin: int = 1  # the window moves by a row or column when that scores this much better
     # cells: a cube or the table?
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
@@ -626,6 +629,80 @@ def verify_cells(
     return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new, tests
 
 
+def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, settings: ShakerSettings) -> np.ndarray:
+    """The cell rule of :func:`verify_cells`, vectorised: palette-like, not better explained by the table
+    (in any shadow), and either an outline was found or the colour stands out from the table."""
+    palette_like = d_pal <= settings.cell_max_delta_e
+    distinct = (d_pal + settings.cell_margin <= d_tab) & (d_pal <= settings.cell_fill_delta_e)
+    table_better = d_tab + settings.cell_margin < d_pal
+    return palette_like & ~table_better & (outline | distinct)
+
+
+def best_window(
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    cands: Candidates,
+    table_lab8: np.ndarray,
+    scale: float,
+    palette: Palette,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> Grid:
+    """The 3 x 3 window of the grid's lattice that holds the cubes: the grid itself, or it shifted by a row
+    or a column when that window holds more cubes and leaves fewer around it (a lattice found one row
+    off, on the cubes' shadows, is the usual case)."""
+    tol = settings.lattice_tolerance * grid.pitch
+    radius = max(1.5, settings.sample_radius * grid.pitch)
+    pts, have, idx = [], [], []
+    for r in range(-1, 4):
+        for c in range(-1, 4):
+            centre = grid.centre(r, c)
+            k = -1
+            if len(cands.xy):
+                dist = np.hypot(*(cands.xy - centre).T)
+                k0 = int(np.argmin(dist))
+                k = k0 if dist[k0] <= tol else -1
+            idx.append(k)
+            have.append(k >= 0)
+            pts.append(np.asarray(cands.xy[k] if k >= 0 else centre, dtype=np.float64))
+    pts_a = np.array(pts)
+    h, w = frame_bgr.shape[:2]
+    inside = (pts_a[:, 0] >= 0) & (pts_a[:, 0] < w) & (pts_a[:, 1] >= 0) & (pts_a[:, 1] < h)
+    tops = np.array(
+        [sample_top_face(frame_bgr, p, radius) if ok else np.full(3, 1e-4) for p, ok in zip(pts_a, inside, strict=True)]
+    )
+    have_a = np.array(have) & inside
+    core = np.zeros(25, bool)
+    core[[6, 7, 8, 11, 12, 13, 16, 17, 18]] = True
+    fit_on = have_a & core
+    gains, _ = fit_gains(tops[fit_on] if fit_on.sum() >= 3 else tops[core], palette)
+    lab = linear_rgb_to_lab(tops * gains)
+    d_pal = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1)).min(1)
+    tables = table_colours_at(table_lab8, pts_a, scale, settings)
+    levels = np.array(settings.shadow_levels)
+    family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
+    d_tab = np.sqrt(((lab[:, None, :] - family) ** 2).sum(-1)).min(1)
+    cube = (cell_is_cube(d_pal, d_tab, have_a, settings) & inside).reshape(5, 5)
+    best = (0, 0)
+    scores = {}
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            r0, c0 = 1 + dr, 1 + dc
+            win = int(cube[r0 : r0 + 3, c0 : c0 + 3].sum())
+            around = int(cube[max(0, r0 - 1) : r0 + 4, max(0, c0 - 1) : c0 + 4].sum()) - win
+            scores[(dr, dc)] = win - around
+    best = max(scores, key=lambda k: (scores[k], k == (0, 0)))
+    if best == (0, 0) or scores[best] <= scores[(0, 0)] + settings.shift_margin:
+        return grid
+    dr, dc = best
+    cells = tuple(tuple(idx[(r + 1 + dr) * 5 + (c + 1 + dc)] for c in range(3)) for r in range(3))
+    return replace(
+        grid,
+        origin=grid.centre(dr, dc),
+        cell_candidate=cells,
+        support=sum(1 for row in cells for k in row if k >= 0),
+    )
+
+
 def cube_offset(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
@@ -723,6 +800,34 @@ def cell_separation(grid: Grid, edge_sum: np.ndarray, scale: float) -> float:
     cells = _box_mean_v(edge_sum, pts[..., 0].ravel(), pts[..., 1].ravel(), half)
     gaps = _box_mean_v(edge_sum, mids[:, 0], mids[:, 1], half)
     return _median(gaps) / max(float(np.mean(cells)), 1e-6)
+
+
+def gap_contrast(grid: Grid, work_lab: np.ndarray, scale: float) -> float:
+    """The share of the twelve gaps between neighbouring cells whose colour differs from both cells':
+    cubes stand on the table, with the table (or a shadow) between them; a lattice drawn inside one
+    object (a card, the box) has the same colour in its gaps as in its cells."""
+    pts = _cell_points_w(grid, scale)
+    half = max(1, int(0.07 * grid.pitch / scale))
+    h, w = work_lab.shape[:2]
+
+    def colour(p: np.ndarray) -> np.ndarray:
+        x, y = int(round(p[0])), int(round(p[1]))
+        x0, x1, y0, y1 = max(0, x - half), min(w, x + half + 1), max(0, y - half), min(h, y + half + 1)
+        if x1 <= x0 or y1 <= y0:
+            return np.zeros(3)
+        return work_lab[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64).mean(0)
+
+    cells = {(r, c): colour(pts[r, c]) for r in range(3) for c in range(3)}
+    distinct = 0
+    for r in range(3):
+        for c in range(3):
+            for dr, dc in ((0, 1), (1, 0)):
+                if r + dr < 3 and c + dc < 3:
+                    a, b = cells[(r, c)], cells[(r + dr, c + dc)]
+                    gap = colour((pts[r, c] + pts[r + dr, c + dc]) / 2)
+                    if min(np.abs(gap - a).sum(), np.abs(gap - b).sum()) > 12:
+                        distinct += 1
+    return distinct / 12
 
 
 def grid_plausibility(
@@ -946,6 +1051,11 @@ def read_shaker(
         except GridNotFound as e:
             error = e
             continue
+        if (
+            cell_separation(grid, g_sum, scale) < settings.separation_floor
+            or gap_contrast(grid, lab, scale) < settings.gap_contrast_floor
+        ):
+            continue  # cells not apart from each other: a lattice inside one object (a big cube, a card)
         support = grid.support
         if support < 9:
             grid, cands = fill_from_other_sizes(grid, cands, all_cands, settings)
@@ -968,6 +1078,11 @@ def read_shaker(
             best = (score, grid_v, cands_v, j0, tests)
     assert best is not None
     _, grid, cands, j, cell_tests = best
+    shifted = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
+    if shifted is not grid:
+        grid, cands, cell_tests = verify_cells(
+            frame_bgr, shifted, cands, table_lab8, scale, palette, settings, edge_sum=g_sum
+        )
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
@@ -986,6 +1101,8 @@ def read_shaker(
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(grid, cubes, len(strays), settings, offsets)
+    if reason is None and gap_contrast(grid, lab, scale) < settings.gap_contrast_floor:
+        reason = "no pattern: no grid of separate cubes"
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:
