@@ -252,6 +252,7 @@ def evaluate_folder(folder: str | Path) -> dict[str, Any]:
     cells = cells_right = boards = boards_right = 0
     oriented = oriented_right = 0
     no_board = no_board_refused = wrongly_refused = 0
+    wrong_flagged = right_flagged = 0  # misread cells marked for confirmation, and right ones marked
     misread: list[dict[str, Any]] = []
     times = []
     for name, entry in sorted(truth["photos"].items()):
@@ -281,6 +282,7 @@ def evaluate_folder(folder: str | Path) -> dict[str, Any]:
             oriented += 1
             oriented_right += reading.north == true_north
         wrong = []
+        flagged = set(reading.low_confidence_cells)
         for r in range(6):
             for c in range(6):
                 t, g = true_grid[r][c], reading.grid[r][c]
@@ -288,7 +290,10 @@ def evaluate_folder(folder: str | Path) -> dict[str, Any]:
                 cells += 1
                 cells_right += t == g
                 if t != g:
-                    wrong.append(f"({r},{c}) {t}->{g}")
+                    wrong.append(f"({r},{c}) {t}->{g}" + (" (flagged)" if (r, c) in flagged else ""))
+                    wrong_flagged += (r, c) in flagged
+                else:
+                    right_flagged += (r, c) in flagged
         boards_right += not wrong and (true_north is None or reading.north == true_north)
         if wrong or (true_north is not None and reading.north != true_north):
             problem = {"image": name, "wrong_cells": wrong}
@@ -305,6 +310,8 @@ def evaluate_folder(folder: str | Path) -> dict[str, Any]:
         "north_right": oriented_right,
         "north_checked": oriented,
         "orientation_accuracy": oriented_right / oriented if oriented else None,
+        "misread_cells_flagged": wrong_flagged,
+        "right_cells_flagged": right_flagged,
         "boards_refused": wrongly_refused,
         "no_board_photos": no_board,
         "no_board_refused": no_board_refused,
@@ -332,6 +339,11 @@ def run_eval(args: argparse.Namespace) -> int:
     print(
         f"north right:        {result['north_right']} / {result['north_checked']} "
         f"({_pct(result['orientation_accuracy'])})"
+    )
+    misread_cells = result["cells"] - round((result["cell_accuracy"] or 0) * result["cells"])
+    print(
+        f"asked to confirm:   {result['misread_cells_flagged']} of {misread_cells} misread cells, "
+        f"{result['right_cells_flagged']} cells read right"
     )
     print(f"boards refused:     {result['boards_refused']} (of {result['boards']} with a board)")
     print(f"no-board refused:   {result['no_board_refused']} / {result['no_board_photos']}")

@@ -67,7 +67,7 @@ class ReaderSettings:
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
     cut_off_margin: float = 0.2  # the cell area plus this many cells must lie inside the photo
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
-    low_confidence: float = 0.35  # cells below this confidence are asked to be confirmed
+    low_confidence: float = 0.5  # cells below this confidence are asked to be confirmed
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
     correlation_weight: float = 16.0  # weight of correlation against the colour-statistics distance
     light_iterations: int = 3  # read, fit the light on the reading, read again
