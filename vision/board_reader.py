@@ -74,9 +74,7 @@ class ReaderSettings:
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
-    structure_gain: bool = False  # compare structure after undoing the photo's exposure and contrast
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
-    judge_correlation: bool = False  # correlations less what an empty cell reaches by chance
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
@@ -131,8 +129,6 @@ class CellLooks:
     template_px: int
     empty_energy: np.ndarray  # 36 fine-structure levels of the empty cells
     empty_alike: np.ndarray  # 36 x 36 feature distances between the cells' empty looks
-    tile_null: list[dict[str, float]]  # [cell] -> type -> correlation the empty cell reaches by chance
-    empty_self: float  # correlation a tile reaches by chance with the empty look of its cell
 
 
 @dataclass
@@ -808,19 +804,6 @@ def learn_cell_looks(
             )
     scale = np.maximum(np.array(fe + fk).std(axis=0), 1.0)
     tile_templates_all = {k: np.vstack(v) for k, v in tile_templates.items()}
-    # what correlation each empty cell reaches by chance with each tile type's looks (its print's own
-    # texture can look a little like trees), and what a tile reaches by chance with the empty look of
-    # the cell it lies on (the known photo's tiles): correlation is judged above these chance levels
-    shift = max(2, cell_px // 10)
-    tile_null = []
-    for i in range(SIZE * SIZE):
-        w = _windows(empty_detail, i // SIZE, i % SIZE, cell_px, margin, t, shift)
-        tile_null.append({k: float((w @ v.T).max()) for k, v in tile_templates_all.items()})
-    own = [
-        float((_windows(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, shift) @ empty_templates[i][:1].T).max())
-        for i in range(SIZE * SIZE)
-        if letters[i] != EMPTY
-    ]
     return CellLooks(
         empty,
         tiles,
@@ -830,8 +813,6 @@ def learn_cell_looks(
         empty_templates=empty_templates,
         tile_templates=tile_templates_all,
         template_px=t,
-        tile_null=tile_null,
-        empty_self=float(np.median(own)) if own else 0.0,
         empty_energy=detail_energy(empty_bgr, cell_px, margin, t),
         empty_alike=np.sqrt(((np.asarray(fe)[:, None, :] - np.asarray(fe)[None, :, :]) / scale) ** 2).sum(axis=2),
     )
@@ -957,19 +938,10 @@ def classify_cells(
     c, m = calibration.cell_px, calibration.margin
     corrected, gain = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
     ncc = match_scores(board_bgr, looks, c, m)
-    if settings.judge_correlation:
-        for i, scores in enumerate(ncc):
-            for k in scores:
-                scores[k] -= looks.empty_self if k == EMPTY else looks.tile_null[i][k]
     # correlation only counts where a cell shows more structure than its own empty print: on a plain
     # cell it is noise, and the best of many tile looks would always beat the one empty look
-    centre_energy = detail_energy(board_bgr, c, m, looks.template_px)
-
-    def structure(gain: float) -> np.ndarray:
-        ratio = centre_energy / max(gain, 0.2) / np.maximum(looks.empty_energy, 1.0)
-        return np.clip((ratio - settings.plain_ratio) / settings.plain_ramp, 0.0, 1.0)
-
-    structured = structure(gain if settings.structure_gain else 1.0)
+    ratio = detail_energy(board_bgr, c, m, looks.template_px) / np.maximum(looks.empty_energy, 1.0)
+    structured = np.clip((ratio - settings.plain_ratio) / settings.plain_ramp, 0.0, 1.0)
     inset = int(round(settings.patch_inset * c))
     energy = detail_energy(board_bgr, c, m, c - 2 * inset)
     observed = cell_means(board_bgr, c, m)
@@ -987,8 +959,6 @@ def classify_cells(
             params = fit_light(observed, expected, np.ones(SIZE * SIZE, bool))
             corrected = apply_light(board_bgr, params, c, m)
             gain = float(np.mean(params[:, 0]))
-            if settings.structure_gain:
-                structured = structure(gain)
     if settings.photo_examples_confidence < 1.0:
         # tiles read with confidence teach the others in the same photo: same light, and perhaps an
         # illustration the known layout did not show
@@ -1008,10 +978,7 @@ def classify_cells(
                 w = _windows(detail, i // SIZE, i % SIZE, c, m, t, shift)
                 for j in sure_tiles:
                     letter = letters[j]
-                    raw = float((w @ own[j].T).max())
-                    if settings.judge_correlation:
-                        raw -= looks.tile_null[i][letter]
-                    ncc[i][letter] = max(ncc[i][letter], raw)
+                    ncc[i][letter] = max(ncc[i][letter], float((w @ own[j].T).max()))
                     dist[i][letter] = min(dist[i][letter], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
                 # an empty cell printed like this one (alike at calibration) shows its empty look in this light
                 for j in sure_empty:
