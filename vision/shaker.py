@@ -102,10 +102,12 @@ class ShakerSettings:
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
+    cell_table_margin: float = 3.0  # a cell this much nearer the table (in any shadow) than the palette is table
     shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
     offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
     offset_colour: int = 24  # ...as the pixels this near its colour (L1 in 8-bit Lab)
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
+    max_extent: float = 1.05  # the cubes' top faces are narrower than this (median, pitches): else one object
     # out of line: a cube near the grid on none of its cells
     out_of_line_reach: float = 1.15  # looked for this many pitches around the grid
     stray_strict_distance: float = 1.2  # at least this far from every grid cube (pitches)
@@ -602,7 +604,7 @@ def verify_cells(
         r, c = divmod(i, 3)
         palette_like = d_pal[i] <= settings.cell_max_delta_e
         distinct = d_pal[i] + settings.cell_margin <= d_tab[i] and d_pal[i] <= settings.cell_fill_delta_e
-        table_better = d_tab[i] + settings.cell_margin < d_pal[i]
+        table_better = d_tab[i] + settings.cell_table_margin < d_pal[i]
         cube = palette_like and not table_better and (bool(have[i]) or distinct)
         tests.append(
             {
@@ -634,7 +636,7 @@ def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, sett
     (in any shadow), and either an outline was found or the colour stands out from the table."""
     palette_like = d_pal <= settings.cell_max_delta_e
     distinct = (d_pal + settings.cell_margin <= d_tab) & (d_pal <= settings.cell_fill_delta_e)
-    table_better = d_tab + settings.cell_margin < d_pal
+    table_better = d_tab + settings.cell_table_margin < d_pal
     return palette_like & ~table_better & (outline | distinct)
 
 
@@ -646,10 +648,11 @@ def best_window(
     scale: float,
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
-) -> Grid:
+) -> tuple[Grid, int]:
     """The 3 x 3 window of the grid's lattice that holds the cubes: the grid itself, or it shifted by a row
     or a column when that window holds more cubes and leaves fewer around it (a lattice found one row
-    off, on the cubes' shadows, is the usual case)."""
+    off, on the cubes' shadows, is the usual case). Also returns how many lattice points just around the
+    window look like cubes (a checked or printed table continues its lattice; a shake does not)."""
     tol = settings.lattice_tolerance * grid.pitch
     radius = max(1.5, settings.sample_radius * grid.pitch)
     pts, have, idx = [], [], []
@@ -682,25 +685,27 @@ def best_window(
     family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - family) ** 2).sum(-1)).min(1)
     cube = (cell_is_cube(d_pal, d_tab, have_a, settings) & inside).reshape(5, 5)
-    best = (0, 0)
     scores = {}
+    arounds = {}
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             r0, c0 = 1 + dr, 1 + dc
             win = int(cube[r0 : r0 + 3, c0 : c0 + 3].sum())
             around = int(cube[max(0, r0 - 1) : r0 + 4, max(0, c0 - 1) : c0 + 4].sum()) - win
             scores[(dr, dc)] = win - around
+            arounds[(dr, dc)] = around
     best = max(scores, key=lambda k: (scores[k], k == (0, 0)))
     if best == (0, 0) or scores[best] <= scores[(0, 0)] + settings.shift_margin:
-        return grid
+        return grid, int(cube.sum()) - int(cube[1:4, 1:4].sum())
     dr, dc = best
     cells = tuple(tuple(idx[(r + 1 + dr) * 5 + (c + 1 + dc)] for c in range(3)) for r in range(3))
-    return replace(
+    shifted = replace(
         grid,
         origin=grid.centre(dr, dc),
         cell_candidate=cells,
         support=sum(1 for row in cells for k in row if k >= 0),
     )
+    return shifted, arounds[(dr, dc)]
 
 
 def cube_offset(
@@ -710,11 +715,12 @@ def cube_offset(
     pitch: float,
     scale: float,
     settings: ShakerSettings = DEFAULT_SETTINGS,
-) -> float:
-    """How far (in pitches) the cube's top face lies from its cell's centre.
+) -> tuple[float, float]:
+    """How far (in pitches) the cube's top face lies from its cell's centre, and how wide it is.
 
     The top face is the region of the cube's colour around where it was sampled, within the cell's
-    neighbourhood (working copy); its centroid against the lattice point.
+    neighbourhood (working copy); its centroid against the lattice point, and its larger side (in
+    pitches: a cube's top is about 0.7; a region filling the whole cell is no cube of this grid).
     """
     h, w = work_lab.shape[:2]
     pw = pitch / scale
@@ -723,7 +729,7 @@ def cube_offset(
     x0, x1 = int(max(0, np.floor(cx - half))), int(min(w, np.ceil(cx + half) + 1))
     y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return 0.0
+        return 0.0, 0.0
     win = work_lab[y0:y1, x0:x1].astype(np.int16)
     sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
     sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
@@ -735,9 +741,10 @@ def cube_offset(
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lab_id = labels[sy_i, sx_i]
     if lab_id == 0:
-        return 0.0
+        return 0.0, 0.0
     mx, my = cents[lab_id]
-    return float(np.hypot(mx + x0 - cx, my + y0 - cy) / pw)
+    extent = max(stats[lab_id, cv2.CC_STAT_WIDTH], stats[lab_id, cv2.CC_STAT_HEIGHT]) / pw
+    return float(np.hypot(mx + x0 - cx, my + y0 - cy) / pw), float(extent)
 
 
 def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
@@ -1078,7 +1085,7 @@ def read_shaker(
             best = (score, grid_v, cands_v, j0, tests)
     assert best is not None
     _, grid, cands, j, cell_tests = best
-    shifted = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
+    shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
     if shifted is not grid:
         grid, cands, cell_tests = verify_cells(
             frame_bgr, shifted, cands, table_lab8, scale, palette, settings, edge_sum=g_sum
@@ -1086,7 +1093,8 @@ def read_shaker(
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
-            t["offset"] = round(cube_offset(lab, grid.centre(t["row"], t["col"]), xy_t, grid.pitch, scale, settings), 2)
+            offset, extent = cube_offset(lab, grid.centre(t["row"], t["col"]), xy_t, grid.pitch, scale, settings)
+            t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
     pool = all_cands[max(0, j - 1) : j + 2]
@@ -1098,10 +1106,14 @@ def read_shaker(
         "all_candidates": all_cands,
         "strays": strays,
         "cell_tests": cell_tests,
+        "cubes_around": around,
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(grid, cubes, len(strays), settings, offsets)
-    if reason is None and gap_contrast(grid, lab, scale) < settings.gap_contrast_floor:
+    extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
+    if reason is None and (
+        gap_contrast(grid, lab, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
+    ):
         reason = "no pattern: no grid of separate cubes"
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)

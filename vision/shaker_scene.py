@@ -406,6 +406,7 @@ def render_shake(
     light = cv2.resize(fall, (w, h), interpolation=cv2.INTER_LINEAR) * np.float32(rng.uniform(0.75, 1.15) * 255.0)
     img *= cv2.merge([light, light, light])
     noise = np.empty((h, w, 3), np.float32)
+    cv2.setRNGSeed(rng.getrandbits(31))  # OpenCV's own generator (per thread): seeded, so scenes repeat
     cv2.randn(noise, 0.0, rng.uniform(1.0, 5.0))
     img += noise
     frame = cv2.convertScaleAbs(img)
