@@ -74,6 +74,7 @@ class ReaderSettings:
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
+    sure_empty_correlation: float = 0.6  # a cell this like its own empty print counts as such in full (1: off)
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
@@ -994,7 +995,11 @@ def _decide(
     """Each cell's best reading (smallest distance less weighted correlation) and its confidence."""
     letters, confidence = [], []
     for i, d in enumerate(dist):
-        total = {k: d[k] - settings.correlation_weight * structured[i] * ncc[i][k] for k in d}
+        gate = {k: structured[i] for k in d}
+        if settings.sure_empty_correlation < 1.0:  # a strong match to its own empty print counts in full
+            sure = (ncc[i][EMPTY] - settings.sure_empty_correlation) / 0.15 + 1.0
+            gate[EMPTY] = max(structured[i], float(np.clip(sure, 0.0, 1.0)))
+        total = {k: d[k] - settings.correlation_weight * gate[k] * ncc[i][k] for k in d}
         ranked = sorted(total.items(), key=lambda kv: kv[1])
         letters.append(ranked[0][0])
         confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
