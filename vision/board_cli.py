@@ -422,6 +422,60 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------------- generated set
+
+
+def make_board_set(
+    folder: str | Path, seed: int, side: str, photos: int, width: int, height: int, no_board: int = 2
+) -> dict[str, Any]:
+    """Write one generated print's labelled folder: calibration pair, photos, truth.json (formats page).
+
+    Photos cycle through the four norths; every fifth is a hard one (strong light, glare, shadow).
+    """
+    from .board_scene import random_scene, render_board_photo, render_calibration_pair
+
+    d = Path(folder)
+    d.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    scene = random_scene(rng, side=side)
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=width, height=height)
+    cv2.imwrite(str(d / "empty.jpg"), empty_bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    cv2.imwrite(str(d / "known.jpg"), known_bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    (d / "known.json").write_text(json.dumps(known), encoding="utf-8")
+    truth: dict[str, Any] = {
+        "calibration": {"empty": "empty.jpg", "known": "known.jpg", "known_board": "known.json"},
+        "photos": {},
+    }
+    for i in range(photos + no_board):
+        name = f"{i:03d}.jpg"
+        photo_rng = random.Random(seed * 1000 + i)
+        if i < photos:
+            north = NORTHS[i % 4]
+            frame_bgr, t = render_board_photo(
+                None, photo_rng, scene=scene, north=north, width=width, height=height, hard=i % 5 == 4
+            )
+        else:  # alternately a table without a board and a board cut off at the frame: both refused
+            without = (i - photos) % 2 == 0
+            frame_bgr, t = render_board_photo(
+                None, photo_rng, scene=scene, width=width, height=height, board=not without, cut_off=not without
+            )
+        cv2.imwrite(str(d / name), frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        truth["photos"][name] = {"grid": t["grid"], "north": t["north"]}
+    (d / "truth.json").write_text(json.dumps(truth, indent=1), encoding="utf-8")
+    return truth
+
+
+def run_make_set(args: argparse.Namespace) -> int:
+    if args.side not in ("inland", "waterfront"):
+        return _fail("make-board-set", f"--side: unknown side {args.side!r}; sides are inland, waterfront")
+    try:
+        truth = make_board_set(args.folder, args.seed, args.side, args.photos, args.width, args.height)
+    except OSError as e:
+        return _fail("make-board-set", f"{args.folder}: cannot write: {e.strerror or e}")
+    print(f"{len(truth['photos'])} photos and a calibration pair written to {args.folder}")
+    return 0
+
+
 # ------------------------------------------------------------------------------------- register
 
 
@@ -452,6 +506,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("folder", metavar="DIR")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_eval)
+
+    p = sub.add_parser("make-board-set", help="write a generated labelled folder of one board print (for eval-board)")
+    p.add_argument("folder", metavar="DIR")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--side", default="inland")
+    p.add_argument("--photos", type=int, default=24, help="photos with a board (plus two without: default 24)")
+    p.add_argument("--width", type=int, default=1600)
+    p.add_argument("--height", type=int, default=1200)
+    p.set_defaults(func=run_make_set)
 
     p = sub.add_parser("bench-board", help="milliseconds per 12-megapixel board photo on one core")
     p.add_argument("--photos", type=int, default=4, help="generated photos (default 4)")
