@@ -222,3 +222,33 @@ def test_bench_board_prints_milliseconds(capsys) -> None:
     assert main(["bench-board", "--photos", "1", "--runs", "1", "--width", "800", "--height", "600", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["found"] == 1 and result["ms_median"] > 0 and result["ms_p95"] >= result["ms_median"]
+
+
+def test_make_board_set_writes_a_folder_eval_board_reads(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "set"
+    assert (
+        main(
+            [
+                "make-board-set",
+                str(folder),
+                "--seed",
+                "3",
+                "--side",
+                "inland",
+                "--photos",
+                "4",
+                "--width",
+                "640",
+                "--height",
+                "480",
+            ]
+        )
+        == 0
+    )
+    truth = json.loads((folder / "truth.json").read_text())
+    assert len(truth["photos"]) == 6 and sum(p["grid"] is None for p in truth["photos"].values()) == 2
+    capsys.readouterr()
+    assert main(["eval-board", str(folder), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["no_board_refused"] == 2 and result["north_right"] == result["boards"] == 4
+    assert main(["make-board-set", str(folder), "--side", "seaside"]) == 2
