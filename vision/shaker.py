@@ -102,6 +102,8 @@ class ShakerSettings:
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
+    cell_gap_min: float = 4.0  # ...a cell this far in colour from each of the four gaps beside it holds a cube
+    gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
     cell_table_margin: float = 3.0  # a cell this much nearer the table (in any shadow) than the palette is table
     shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
     offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
@@ -587,6 +589,17 @@ def verify_cells(
     levels = np.array(settings.shadow_levels)
     table_family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - table_family) ** 2).sum(-1)).min(1)
+    # the table just beside each cell (the gaps to its four neighbours): an empty cell looks like one of them
+    gap_pts = []
+    for r in range(3):
+        for c in range(3):
+            centre = grid.centre(r, c)
+            for dr, dc in ((-0.5, 0), (0.5, 0), (0, -0.5), (0, 0.5)):
+                gap_pts.append(centre + dc * grid.col_step + dr * grid.row_step)
+    gap_radius = max(1.0, settings.gap_sample_radius * grid.pitch)
+    gap_lin = np.array([sample_top_face(frame_bgr, p, gap_radius) for p in gap_pts]).reshape(9, 4, 3)
+    gap_lab = linear_rgb_to_lab(gap_lin * gains)
+    d_gap = np.sqrt(((gap_lab - lab[:, None, :]) ** 2).sum(-1)).min(1)
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
@@ -605,7 +618,9 @@ def verify_cells(
         palette_like = d_pal[i] <= settings.cell_max_delta_e
         distinct = d_pal[i] + settings.cell_margin <= d_tab[i] and d_pal[i] <= settings.cell_fill_delta_e
         table_better = d_tab[i] + settings.cell_table_margin < d_pal[i]
-        cube = palette_like and not table_better and (bool(have[i]) or distinct)
+        # or it stands apart from the table on all four sides (a black cube on a dark table, no outline found)
+        apart = d_gap[i] >= settings.cell_gap_min
+        cube = palette_like and not table_better and (bool(have[i]) or distinct or apart)
         tests.append(
             {
                 "row": r,
@@ -614,6 +629,7 @@ def verify_cells(
                 "d_table": round(float(d_tab[i]), 1),
                 "outline": bool(have[i]),
                 "ring": round(float(outline[i]), 2),
+                "d_gap": round(float(d_gap[i]), 1),
                 "xy": points[i],
                 "cube": bool(cube),
             }
