@@ -559,7 +559,7 @@ def verify_cells(
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     *,
-    work_lab: np.ndarray | None = None,
+    lab_sum: np.ndarray | None = None,
     edge_sum: np.ndarray | None = None,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
@@ -590,16 +590,17 @@ def verify_cells(
     table_family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - table_family) ** 2).sum(-1)).min(1)
     # the table just beside each cell (the gaps to its four neighbours): an empty cell looks like one of them
-    gap_pts = []
-    for r in range(3):
-        for c in range(3):
-            centre = grid.centre(r, c)
-            for dr, dc in ((-0.5, 0), (0.5, 0), (0, -0.5), (0, 0.5)):
-                gap_pts.append(centre + dc * grid.col_step + dr * grid.row_step)
-    gap_radius = max(1.0, settings.gap_sample_radius * grid.pitch)
-    gap_lin = np.array([sample_top_face(frame_bgr, p, gap_radius) for p in gap_pts]).reshape(9, 4, 3)
-    gap_lab = linear_rgb_to_lab(gap_lin * gains)
-    d_gap = np.sqrt(((gap_lab - lab[:, None, :]) ** 2).sum(-1)).min(1)
+    d_gap = np.full(9, np.inf)
+    if lab_sum is not None:
+        centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+        steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
+        gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
+        pw = grid.pitch / scale
+        cell_w = (np.array(points) + 0.5) / scale - 0.5
+        gap_w = (gaps + 0.5) / scale - 0.5
+        cell_lab = _lab8_to_lab(_box_mean_v(lab_sum, cell_w[:, 0], cell_w[:, 1], settings.sample_radius * pw))
+        gap_lab = _lab8_to_lab(_box_mean_v(lab_sum, gap_w[:, 0], gap_w[:, 1], settings.gap_sample_radius * pw))
+        d_gap = np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
@@ -782,8 +783,14 @@ def _box_mean(integral: np.ndarray, x: float, y: float, half: float) -> float:
     return float(total) / ((x1 - x0) * (y1 - y0))
 
 
+def _lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128) to CIELAB."""
+    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
+
+
 def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: float) -> np.ndarray:
-    """Box means of half-size ``half`` around float points (vectorised :func:`_box_mean`)."""
+    """Box means of half-size ``half`` around float points (vectorised :func:`_box_mean`); an integral
+    image with channels gives (n, channels)."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     x0 = np.clip(np.rint(xs - half), 0, w).astype(int)
     x1 = np.clip(np.rint(xs + half) + 1, 0, w).astype(int)
@@ -791,6 +798,8 @@ def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: floa
     y1 = np.clip(np.rint(ys + half) + 1, 0, h).astype(int)
     area = (x1 - x0) * (y1 - y0)
     total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    if total.ndim > 1:
+        area = area[:, None]
     return np.where(area > 0, total / np.maximum(area, 1), 0.0)
 
 
@@ -1064,6 +1073,7 @@ def read_shaker(
     d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
     g = edge_strength(lab, settings)
     g_sum = cv2.integral(g)
+    lab_sum = cv2.integral(lab, sdepth=cv2.CV_64F)
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
     fits: list[tuple[float, Grid, Candidates, int]] = []
     for j, cands in enumerate(all_cands):
@@ -1094,7 +1104,7 @@ def read_shaker(
         if best is not None and total < fits[0][0] - settings.lattice_check_margin:
             break
         grid_v, cands_v, tests = verify_cells(
-            frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, work_lab=lab, edge_sum=g_sum
+            frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
         )
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
@@ -1104,7 +1114,7 @@ def read_shaker(
     shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
     if shifted is not grid:
         grid, cands, cell_tests = verify_cells(
-            frame_bgr, shifted, cands, table_lab8, scale, palette, settings, edge_sum=g_sum
+            frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
         )
     for t in cell_tests:
         xy_t = t.pop("xy")
