@@ -55,6 +55,7 @@ class ReaderSettings:
     version: int = 1
     work_long_side: int = 1000  # photos are reduced by a whole factor to about this long side first
     detect_long_side: int = 560  # board candidates are looked for at this size
+    min_cell_aspect: float = 0.6  # squashed cell areas are not a board (a cut-off board's few rows)
     min_board_fraction: float = 0.025  # smallest candidate quad, as a fraction of the photo's area
     cell_px: int = 40  # cell size of the rectified board (colour sampling, calibration images)
     margin_cells: float = 1.25  # border kept around the cell area in rectified images, in cells
@@ -502,6 +503,13 @@ def _fit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         t = np.linalg.solve(m, p2 - p1)
         corners.append(p1 + t[0] * v1)
     return np.asarray(corners)
+
+
+def _aspect(quad: np.ndarray) -> float:
+    """Shorter over longer of the quad's mean widths (1 for a square seen from straight above)."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    across, down = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(min(across, down) / max(across, down, 1e-9))
 
 
 def _plausible_quad(quad: np.ndarray, min_area: float) -> bool:
@@ -1022,6 +1030,8 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
     best: dict | None = None
     for quad in find_board_candidates(detect_bgr, settings):
         for cells in fit_cell_lattice(detect_gray, quad):
+            if _aspect(cells) < settings.min_cell_aspect:
+                continue  # a square board seen at most 35 degrees from above is never this squashed
             if calibration is None:
                 score = _lattice_strength(detect_gray, cells)
                 k, margin = 0, 1.0
