@@ -665,6 +665,8 @@ def best_window(
     scale: float,
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    lab_sum: np.ndarray | None = None,
 ) -> tuple[Grid, int]:
     """The 3 x 3 window of the grid's lattice that holds the cubes: the grid itself, or it shifted by a row
     or a column when that window holds more cubes and leaves fewer around it (a lattice found one row
@@ -687,9 +689,17 @@ def best_window(
     pts_a = np.array(pts)
     h, w = frame_bgr.shape[:2]
     inside = (pts_a[:, 0] >= 0) & (pts_a[:, 0] < w) & (pts_a[:, 1] >= 0) & (pts_a[:, 1] < h)
-    tops = np.array(
-        [sample_top_face(frame_bgr, p, radius) if ok else np.full(3, 1e-4) for p, ok in zip(pts_a, inside, strict=True)]
-    )
+    if lab_sum is not None:  # box means of the working Lab copy: cheap, and enough to choose a window
+        pw_pts = (pts_a + 0.5) / scale - 0.5
+        box = _box_mean_v(lab_sum, pw_pts[:, 0], pw_pts[:, 1], settings.sample_radius * grid.pitch / scale)
+        tops = np.clip(lab_to_linear_rgb(_lab8_to_lab(box)), 1e-4, None)
+    else:
+        tops = np.array(
+            [
+                sample_top_face(frame_bgr, p, radius) if ok else np.full(3, 1e-4)
+                for p, ok in zip(pts_a, inside, strict=True)
+            ]
+        )
     have_a = np.array(have) & inside
     core = np.zeros(25, bool)
     core[[6, 7, 8, 11, 12, 13, 16, 17, 18]] = True
@@ -834,32 +844,22 @@ def cell_separation(grid: Grid, edge_sum: np.ndarray, scale: float) -> float:
     return _median(gaps) / max(float(np.mean(cells)), 1e-6)
 
 
-def gap_contrast(grid: Grid, work_lab: np.ndarray, scale: float) -> float:
+def gap_contrast(grid: Grid, lab_sum: np.ndarray, scale: float) -> float:
     """The share of the twelve gaps between neighbouring cells whose colour differs from both cells':
     cubes stand on the table, with the table (or a shadow) between them; a lattice drawn inside one
-    object (a card, the box) has the same colour in its gaps as in its cells."""
+    object (a card, the box) has the same colour in its gaps as in its cells. ``lab_sum`` is the
+    integral image of the working 8-bit Lab copy."""
     pts = _cell_points_w(grid, scale)
-    half = max(1, int(0.07 * grid.pitch / scale))
-    h, w = work_lab.shape[:2]
-
-    def colour(p: np.ndarray) -> np.ndarray:
-        x, y = int(round(p[0])), int(round(p[1]))
-        x0, x1, y0, y1 = max(0, x - half), min(w, x + half + 1), max(0, y - half), min(h, y + half + 1)
-        if x1 <= x0 or y1 <= y0:
-            return np.zeros(3)
-        return work_lab[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64).mean(0)
-
-    cells = {(r, c): colour(pts[r, c]) for r in range(3) for c in range(3)}
-    distinct = 0
-    for r in range(3):
-        for c in range(3):
-            for dr, dc in ((0, 1), (1, 0)):
-                if r + dr < 3 and c + dc < 3:
-                    a, b = cells[(r, c)], cells[(r + dr, c + dc)]
-                    gap = colour((pts[r, c] + pts[r + dr, c + dc]) / 2)
-                    if min(np.abs(gap - a).sum(), np.abs(gap - b).sum()) > 12:
-                        distinct += 1
-    return distinct / 12
+    half = max(1.0, 0.07 * grid.pitch / scale)
+    cells = _box_mean_v(lab_sum, pts[..., 0].ravel(), pts[..., 1].ravel(), half).reshape(3, 3, 3)
+    pairs_a = np.concatenate([pts[:, :-1].reshape(-1, 2), pts[:-1].reshape(-1, 2)])
+    pairs_b = np.concatenate([pts[:, 1:].reshape(-1, 2), pts[1:].reshape(-1, 2)])
+    col_a = np.concatenate([cells[:, :-1].reshape(-1, 3), cells[:-1].reshape(-1, 3)])
+    col_b = np.concatenate([cells[:, 1:].reshape(-1, 3), cells[1:].reshape(-1, 3)])
+    mids = (pairs_a + pairs_b) / 2
+    gaps = _box_mean_v(lab_sum, mids[:, 0], mids[:, 1], half)
+    differ = np.minimum(np.abs(gaps - col_a).sum(1), np.abs(gaps - col_b).sum(1)) > 12
+    return float(differ.mean())
 
 
 def grid_plausibility(
@@ -1086,7 +1086,7 @@ def read_shaker(
             continue
         if (
             cell_separation(grid, g_sum, scale) < settings.separation_floor
-            or gap_contrast(grid, lab, scale) < settings.gap_contrast_floor
+            or gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor
         ):
             continue  # cells not apart from each other: a lattice inside one object (a big cube, a card)
         support = grid.support
@@ -1111,7 +1111,7 @@ def read_shaker(
             best = (score, grid_v, cands_v, j0, tests)
     assert best is not None
     _, grid, cands, j, cell_tests = best
-    shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings)
+    shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
     if shifted is not grid:
         grid, cands, cell_tests = verify_cells(
             frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
@@ -1138,7 +1138,7 @@ def read_shaker(
     reason = check_grid(grid, cubes, len(strays), settings, offsets)
     extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
     if reason is None and (
-        gap_contrast(grid, lab, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
+        gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
     ):
         reason = "no pattern: no grid of separate cubes"
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
