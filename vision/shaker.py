@@ -1,19 +1,28 @@
-"""Read the Cube Shaker's 3 x 3 pattern from one frame: find -> lattice -> sample -> classify -> check.
+"""Read the Cube Shaker's 3 x 3 pattern from one frame: find -> lattice -> verify -> sample -> classify -> check.
 
-Each stage is a public function taking its settings explicitly:
+Each stage is a public function taking its settings (:class:`ShakerSettings`, one versioned place):
 
-- :func:`find_cubes`: cube-like blobs (compact regions that stand out from the table by colour or
-  lightness) as candidate centres with a size, on a reduced copy of the frame. The table is modelled
-  by a wide median of the frame, so any table colour or print works and no cube size is assumed.
-- :func:`fit_grid`: the 3 x 3 lattice that the candidates support best, found from pairs of
-  neighbouring candidates and refined by least squares; isolated from other candidates around it.
-- :func:`sample_cubes`: each cube's top-face colour from the full-resolution frame.
-- :func:`classify_cubes`: per-frame lighting normalisation (gains fitted to the palette) and nearest
-  palette colour in CIELAB, with a confidence.
-- :func:`check_grid`: a refusal with a reason unless exactly one complete, aligned 3 x 3 pattern shows.
+- :func:`table_difference`, :func:`edge_strength`: a reduced working copy (long side 512), how far each
+  pixel is from the table (a wide median, so any table colour or print) and the colour edges.
+- :func:`find_cubes`: cube-like shapes at several sizes: a uniform patch inside a square ring of strong
+  edges (a cube's top face and its outline). No cube size in pixels is assumed.
+- :func:`fit_grid`: for each size, the 3 x 3 lattice the candidates support best (pairs of neighbours
+  give the steps; least squares refine them; other candidates just around it count against it).
+  :func:`grid_plausibility` compares sizes (edge-free cells, edges in the gaps, cube size against pitch);
+  lattices drawn inside one object (:func:`cell_separation`, :func:`gap_contrast`) are dropped.
+- :func:`verify_cells`: each cell is a cube or the table, by its colour in the light normalised on the
+  cubes (a palette colour, not the table in full light or any shadow, and an outline found or a colour
+  apart from the table beside it); the few most plausible lattices are verified and the one with most
+  cubes wins; :func:`best_window` moves it by a row or column when the cubes say so.
+- :func:`sample_cubes`, :func:`classify_cubes`: the top faces' colours (full resolution), light
+  normalised by per-channel gains fitted to the palette (:func:`vision.colour.fit_gains`), nearest
+  palette colour in CIELAB with a confidence.
+- :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
+  (:func:`cube_offset`, :func:`out_of_line_cubes`).
 
-:func:`read_shaker` chains them and returns a :class:`ShakerReading`. Run alone:
-``python -m vision.shaker photo.jpg [--palette FILE] [--rotate 90] [--debug out.png]``.
+:func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
+frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
+[--debug out.png]`` (the ``read-shaker`` command).
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ import numpy as np
 
 from .colour import (
     Palette,
+    calibrate_palette,
     classify,
     default_palette,
     fit_gains,
@@ -36,7 +46,7 @@ from .colour import (
     linear_rgb_to_lab,
     srgb_to_linear,
 )
-from .errors import VisionError
+from .errors import CalibrationError, VisionError
 
 SETTINGS_VERSION = 1
 
@@ -540,16 +550,6 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     return np.clip(lab_to_linear_rgb(lab), 1e-4, None)
 
 
-def table_colour_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, settings: ShakerSettings) -> np.ndarray:
-    """The table model's colour (linear RGB) under a frame point."""
-    f = scale * settings.background_shrink
-    h, w = table_lab8.shape[:2]
-    x = int(min(w - 1, max(0, round((xy[0] + 0.5) / f - 0.5))))
-    y = int(min(h - 1, max(0, round((xy[1] + 0.5) / f - 0.5))))
-    L8, a8, b8 = (float(v) for v in table_lab8[y, x])
-    return np.clip(lab_to_linear_rgb(np.array([L8 * 100 / 255, a8 - 128, b8 - 128])), 1e-4, None)
-
-
 def verify_cells(
     frame_bgr: np.ndarray,
     grid: Grid,
@@ -564,10 +564,11 @@ def verify_cells(
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
-    A cell holds a cube when its colour is a palette colour, and either a cube-like outline was found
-    there or its colour is clearly nearer the palette than the table under it, in full light or in
-    any shadow (the table's colour scaled down). The table in a neighbour's shadow, a hand, a shadow
-    on a wooden table: no palette colour, or no better than the table.
+    A cell holds a cube when its colour is a palette colour, not clearly nearer the table under it (in
+    full light or in any shadow: the table's colour scaled down), and either a cube-like outline was
+    found there, or its colour is clearly nearer the palette than the table, or it differs from the
+    table in each of the four gaps beside it. The table in a neighbour's shadow, a hand, a shadow on a
+    wooden table: no palette colour, or no better than the table.
     """
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
     med_r = _median(cands.radius[members]) if members else grid.pitch / 3
@@ -1148,6 +1149,38 @@ def read_shaker(
     if reason is not None:
         return ShakerReading(False, None, reason, confs, tuple(cubes), corners, rotation, debug)
     return ShakerReading(True, names, None, confs, tuple(cubes), corners, rotation, debug)
+
+
+# ---------------------------------------------------------------- calibration
+
+
+def calibrate_from_frame(
+    frame_bgr: np.ndarray,
+    pattern: Sequence[Sequence[str]],
+    palette: Palette | None = None,
+    rotation: int = 0,
+    *,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> Palette:
+    """A palette adapted to this table's light and camera, from one frame of a pattern the players name.
+
+    ``pattern`` is given as the players read it (after ``rotation``). Each named colour's reference
+    becomes the mean of its cubes' top faces as seen here (the base palette's value is kept as a second
+    reference); colours absent from the pattern keep the base palette's. Raises CalibrationError when
+    the frame shows no complete grid or the pattern is not 3 x 3 of the palette's colours.
+    """
+    base = palette or default_palette()
+    if len(pattern) != 3 or any(len(row) != 3 for row in pattern):
+        raise CalibrationError("calibration: the pattern must be 3 rows of 3 colours")
+    reading = read_shaker(frame_bgr, base, rotation, settings=settings)
+    grid = reading.debug.get("grid")
+    if grid is None or any(c.colour is None for c in reading.cubes):
+        raise CalibrationError(f"calibration: no complete 3 x 3 grid found ({reading.reason})")
+    unrotated = _rotate([list(row) for row in pattern], (360 - rotation) % 360)
+    names = [unrotated[cube.row][cube.col] for cube in reading.cubes]
+    radius = max(1.5, settings.sample_radius * grid.pitch)
+    labs = [linear_rgb_to_lab(sample_top_face(frame_bgr, np.array(cube.xy), radius)) for cube in reading.cubes]
+    return calibrate_palette(labs, names, base)
 
 
 # ---------------------------------------------------------------- debug drawing

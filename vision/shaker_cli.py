@@ -19,10 +19,10 @@ from typing import Any
 
 import cv2
 
-from .colour import Palette, bgr_to_lab, calibrate_palette, default_palette, load_palette
+from .colour import Palette, default_palette, load_palette
 from .errors import VisionError
 from .image_io import read_image
-from .shaker import ROTATIONS, ShakerReading, draw_reading, read_shaker
+from .shaker import ROTATIONS, ShakerReading, calibrate_from_frame, draw_reading, read_shaker
 
 EXIT_BAD_INPUT = 2
 
@@ -61,26 +61,10 @@ def _parse_pattern(text: str) -> list[list[str]]:
 def calibrate(image: str, pattern: list[list[str]], base: Palette, rotation: int = 0) -> Palette:
     """A palette adapted to the light and camera of one photo of a known pattern."""
     frame_bgr = read_image(image)
-    reading = read_shaker(frame_bgr, base, rotation)
-    if reading.grid_corners is None or any(c.colour is None for c in reading.cubes):
-        raise InputError(f"{image}: no complete 3 x 3 grid found to calibrate on ({reading.reason})")
-    names = [pattern[r][c] for r in range(3) for c in range(3)]
-    # the cubes are in image order; the named pattern is after rotation: turn the names back
-    from .shaker import _rotate
-
-    unrotated = _rotate([names[0:3], names[3:6], names[6:9]], (360 - rotation) % 360)
-    flat = [unrotated[cube.row][cube.col] for cube in reading.cubes]
-    labs = [bgr_to_lab(_sample_bgr(frame_bgr, cube.xy)) for cube in reading.cubes]
     try:
-        return calibrate_palette(labs, flat, base)
+        return calibrate_from_frame(frame_bgr, pattern, base, rotation)
     except VisionError as e:
-        raise InputError(str(e)) from None
-
-
-def _sample_bgr(frame_bgr: Any, xy: tuple[float, float]) -> Any:
-    x, y = int(round(xy[0])), int(round(xy[1]))
-    patch = frame_bgr[max(0, y - 2) : y + 3, max(0, x - 2) : x + 3].reshape(-1, 3)
-    return patch.mean(0)
+        raise InputError(f"{image}: {e}") from None
 
 
 def run_read(args: argparse.Namespace) -> int:

@@ -194,3 +194,31 @@ def test_calibration_moves_references_to_the_photo():
         calibrate_palette(seen, ["red", "red", "purple"], base)
     with pytest.raises(CalibrationError):
         calibrate_palette(seen, ["red"], base)
+
+
+def test_calibration_from_one_frame_follows_the_light(shaker_plain_scene):
+    from vision.shaker import calibrate_from_frame
+
+    frame_bgr, truth = shaker_plain_scene
+    # a warm lamp and a darker exposure
+    cast = np.clip(frame_bgr.astype(np.float32) * np.array([0.7, 0.9, 1.15]), 0, 255).astype(np.uint8)
+    calibrated = calibrate_from_frame(cast, truth["pattern"])
+    base = default_palette()
+    red = base.names.index("red")
+    assert calibrated.meta.get("calibrated") is True
+    assert calibrated.references[red][0] != base.references[red][0]
+    assert read_shaker(cast, calibrated).pattern == truth["pattern"]
+    turned = [list(r) for r in zip(*truth["pattern"][::-1], strict=True)]
+    assert read_shaker(cast, calibrate_from_frame(cast, turned, rotation=90), rotation=90).pattern == turned
+
+
+def test_calibration_needs_a_complete_grid_and_a_3x3_pattern(shaker_plain_scene):
+    from vision.shaker import calibrate_from_frame
+
+    frame_bgr, truth = shaker_plain_scene
+    with pytest.raises(CalibrationError, match="no complete"):
+        calibrate_from_frame(np.full((480, 640, 3), 128, np.uint8), truth["pattern"])
+    with pytest.raises(CalibrationError, match="3 rows"):
+        calibrate_from_frame(frame_bgr, truth["pattern"][:2])
+    with pytest.raises(CalibrationError, match="unknown colour"):
+        calibrate_from_frame(frame_bgr, [["purple"] * 3] * 3)
