@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import cv2
@@ -197,8 +198,14 @@ def render_shake(
     height: int = 768,
     knocked_out: bool = False,
     covered: bool = False,
+    colours: Mapping[str, tuple[float, float, float]] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """One frame of a shake result and its truth (see the module docstring)."""
+    """One frame of a shake result and its truth (see the module docstring).
+
+    ``covered`` draws a hand or the box over the grid; ``colours`` (name -> CIELAB) paints other
+    pieces than the game's cubes (the pattern then names those colours).
+    """
+    cube_lab = dict(colours) if colours is not None else CUBE_LAB
     nprng = np.random.default_rng(rng.getrandbits(32))
     w, h = width, height
     kind = rng.choice(TABLES)
@@ -264,7 +271,7 @@ def render_shake(
             xy = cell_xy(r_, c_)
             p = cam.project(np.array([xy]))[0]
             if 10 < p[0] < w - 10 and 10 < p[1] < h - 10:
-                strays.append((xy, rng.choice(list(CUBE_LAB)), rng.uniform(0, math.pi / 2)))
+                strays.append((xy, rng.choice(list(cube_lab)), rng.uniform(0, math.pi / 2)))
                 break
 
     # light
@@ -318,7 +325,7 @@ def render_shake(
     # cubes, back to front (by image y of the centre)
     def draw_cube(xy: tuple[float, float], colour: str, yaw: float) -> None:
         base, top, sides = _cube_polys(cam, xy, cube_mm, yaw)
-        L, a, b = CUBE_LAB[colour]
+        L, a, b = cube_lab[colour]
         L = L + rng.gauss(0, 1.5)
         col = lab_to_bgr(np.array([L, a + rng.gauss(0, 1.5), b + rng.gauss(0, 1.5)])) / 255.0
         col = col.astype(np.float32) * gains
