@@ -1069,6 +1069,9 @@ def read_shaker(
         raise VisionError("read_shaker: expected a BGR image (height x width x 3)")
     if frame_bgr.dtype != np.uint8:
         raise VisionError("read_shaker: expected an 8-bit image")
+    if frame_bgr.shape[0] < 8 or frame_bgr.shape[1] < 8:
+        return ShakerReading(False, None, "no pattern: the image is too small", rotation=rotation)
+    frame_bgr = np.ascontiguousarray(frame_bgr)
     palette = palette or default_palette()
     error = GridNotFound("no pattern: nothing like a cube in view")
     d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)

@@ -249,3 +249,18 @@ def test_other_pieces_with_a_custom_palette(tmp_path):
         misread += reading.valid and reading.pattern != truth["pattern"]
     assert misread == 0
     assert exact >= 22  # measured: 24 of 24 (60 of 60 on a longer run)
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (7, 9, 3), (31, 47, 3), (100, 80, 3), (300, 2000, 3)])
+def test_odd_frames_are_answered_not_crashed(shape):
+    rng = np.random.default_rng(1)
+    for frame_bgr in (np.zeros(shape, np.uint8), rng.integers(0, 256, shape, dtype=np.uint8)):
+        reading = read_shaker(frame_bgr)
+        assert not reading.valid and reading.reason
+
+
+def test_memory_layout_does_not_matter(shaker_plain_scene):
+    frame_bgr, truth = shaker_plain_scene
+    assert read_shaker(np.asfortranarray(frame_bgr)).pattern == truth["pattern"]
+    mirrored = read_shaker(frame_bgr[:, ::-1])
+    assert mirrored.pattern == [row[::-1] for row in truth["pattern"]]
