@@ -108,3 +108,18 @@ def test_live_on_generated_frames(shaker_plain_scene):
         t += 1 / 15
     assert len(events) == 1 and isinstance(events[0], PatternRead)
     assert [list(r) for r in events[0].pattern] == truth["pattern"]
+
+
+def test_frames_too_soon_are_skipped():
+    calls = []
+
+    def read(frame):
+        calls.append(frame)
+        return ShakerReading(True, P1, None, grid_corners=CORNERS)
+
+    live = LiveShakerReader(reader=read, min_interval_seconds=0.1)
+    events = []
+    for i in range(60):  # two seconds at 30 frames per second
+        events += live.feed(FRAME, i / 30)
+    assert 18 <= len(calls) <= 21
+    assert len(events) == 1 and isinstance(events[0], PatternRead)
