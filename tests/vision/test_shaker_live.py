@@ -123,3 +123,29 @@ def test_frames_too_soon_are_skipped():
         events += live.feed(FRAME, i / 30)
     assert 18 <= len(calls) <= 21
     assert len(events) == 1 and isinstance(events[0], PatternRead)
+
+
+def test_live_lifted_without_complete_pattern_on_generated_frames():
+    """The box over the cubes, then an incomplete pattern held: one NoPattern with the reader's reason."""
+    import random
+
+    from vision.shaker import read_shaker
+    from vision.shaker_scene import random_pattern, render_covered, render_shake
+
+    rng = random.Random(12)
+    for _ in range(20):
+        pattern = random_pattern(rng)
+        pattern[1][1] = None
+        incomplete, _ = render_shake(pattern, rng)
+        reading = read_shaker(incomplete)
+        if not reading.valid and reading.grid_corners is not None:
+            break
+    else:
+        raise AssertionError("no incomplete scene with a grid found in 20 tries")
+    covered = render_covered(random.Random(9))[0]
+    live = LiveShakerReader()
+    events = []
+    for i, frame in enumerate([covered] * 4 + [incomplete] * 24):
+        events += live.feed(frame, i / 15)
+    assert len(events) == 1 and isinstance(events[0], NoPattern)
+    assert events[0].reason == reading.reason
