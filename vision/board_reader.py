@@ -70,12 +70,13 @@ class ReaderSettings:
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
     low_confidence: float = 0.5  # cells below this confidence are asked to be confirmed
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
-    correlation_weight: float = 16.0  # weight of correlation against the colour-statistics distance
+    correlation_weight: float = 12.0  # weight of correlation against the colour-statistics distance
     light_iterations: int = 3  # read, fit the light on the reading, read again
+    detail_sigma_cells: float = 0.15  # detail = the board less its blur at this scale (cells)
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
-    sure_empty_correlation: float = 0.6  # a cell this like its own empty print counts as such in full (1: off)
+    sure_empty_correlation: float = 0.5  # a cell this like its own empty print counts as such in full (1: off)
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
@@ -752,8 +753,12 @@ def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     """The fine structure of a rectified board (float): light ramps, glare and colour casts removed."""
     f = board_bgr.astype(np.float32)
     h, w = f.shape[:2]
-    small = cv2.resize(f, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-    smooth = cv2.resize(cv2.GaussianBlur(small, (0, 0), cell_px / 20.0), (w, h), interpolation=cv2.INTER_LINEAR)
+    sigma = cell_px * SETTINGS.detail_sigma_cells
+    if sigma >= 4:
+        small = cv2.resize(f, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        smooth = cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (w, h), interpolation=cv2.INTER_LINEAR)
+    else:
+        smooth = cv2.GaussianBlur(f, (0, 0), sigma)
     return f - smooth
 
 
