@@ -60,7 +60,6 @@ class ReaderSettings:
     cell_px: int = 40  # cell size of the rectified board (colour sampling, calibration images)
     margin_cells: float = 1.25  # border kept around the cell area in rectified images, in cells
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
-    ring_cells: float = 0.55  # width of the border ring (outside the cells) compared with calibration
     min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
     sure_border_match: float = 0.65  # a border correlation this good ends the search for the board
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
@@ -833,13 +832,17 @@ def learn_cell_looks(
 
 
 def border_colour_correction(
-    board_bgr: np.ndarray, reference_bgr: np.ndarray, cell_px: int, margin_cells: float
+    board_bgr: np.ndarray,
+    reference_bgr: np.ndarray,
+    cell_px: int,
+    margin_cells: float,
+    border: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
     """Per-channel gain from the border ring (photo against calibration): a first guess of the light.
 
     Returns the corrected board and the mean gain.
     """
-    mask = _ring_mask(cell_px, margin_cells, 0.5).astype(bool)
+    mask = border if border is not None else _ring_mask(cell_px, margin_cells, 0.5).astype(bool)
     x = reference_bgr[mask]
     y = board_bgr[mask]
     gain = np.clip(np.median(y, axis=0) / np.maximum(np.median(x, axis=0), 1.0), 0.2, 5.0)
@@ -950,7 +953,9 @@ def classify_cells(
     """
     looks = calibration.looks
     c, m = calibration.cell_px, calibration.margin
-    corrected, gain = border_colour_correction(board_bgr, calibration.empty_bgr, c, calibration.margin_cells)
+    corrected, gain = border_colour_correction(
+        board_bgr, calibration.empty_bgr, c, calibration.margin_cells, calibration.border_mask(c)
+    )
     ncc = match_scores(board_bgr, looks, c, m)
     # correlation only counts where a cell shows more structure than its own empty print: on a plain
     # cell it is noise, and the best of many tile looks would always beat the one empty look
