@@ -18,8 +18,10 @@ Both events are frozen dataclasses. The rules:
   the reader: the next settled result is a new shake. The reader starts armed.
 - ``PatternRead`` is reported once the same complete pattern has been read for ``stable_seconds``
   (and at least ``min_frames`` frames) while armed; then the reader disarms until the cubes are
-  covered or cleared again (``rearm_seconds`` of frames with no grid), so each shake is reported once
-  however long the pattern stays on the table.
+  covered or cleared again (``rearm_seconds`` of frames with no grid), or until the reported pattern
+  has not been seen for ``gone_seconds`` (and ``min_frames`` frames) whatever shows instead — the box
+  put down over stray cubes still shows a few of them — so each shake is reported once however long
+  the pattern stays on the table, and the next shake is reported too.
 - ``NoPattern`` ("shaker lifted, no complete pattern") is reported once, when cubes show but no
   complete pattern has been read for ``refuse_seconds`` (longer than ``stable_seconds``, so a box
   being lifted does not count) while armed; a complete pattern read after it in the same shake is
@@ -83,6 +85,7 @@ class LiveShakerReader:
         min_frames: int = 3,
         refuse_seconds: float = 1.0,
         rearm_seconds: float = 0.2,
+        gone_seconds: float = 0.5,
         min_interval_seconds: float = 0.0,
         reader: Callable[[np.ndarray], ShakerReading] | None = None,
     ) -> None:
@@ -94,6 +97,7 @@ class LiveShakerReader:
         self.min_frames = min_frames
         self.refuse_seconds = refuse_seconds
         self.rearm_seconds = rearm_seconds
+        self.gone_seconds = gone_seconds
         self.min_interval_seconds = min_interval_seconds
         self._reader = reader
         self._last_read_at: float | None = None
@@ -105,6 +109,9 @@ class LiveShakerReader:
         self._frames = 0
         self._refused_since: float | None = None
         self._covered_since: float | None = None
+        self._reported_key: object = None
+        self._gone_since: float | None = None
+        self._gone_frames = 0
         self.last_reading: ShakerReading | None = None
 
     def read(self, frame_bgr: np.ndarray) -> ShakerReading:
@@ -133,13 +140,21 @@ class LiveShakerReader:
         held = t_seconds - self._since
 
         events: list[Event] = []
+        if not self.armed and self._reported_key is not None:
+            if key == self._reported_key:
+                self._gone_since, self._gone_frames = None, 0
+            else:
+                if self._gone_since is None:
+                    self._gone_since = t_seconds
+                self._gone_frames += 1
+                if t_seconds - self._gone_since >= self.gone_seconds and self._gone_frames >= self.min_frames:
+                    self._rearm()
         if key == "covered":
             self._refused_since = None
             if self._covered_since is None:
                 self._covered_since = t_seconds
             if not self.armed and t_seconds - self._covered_since >= self.rearm_seconds:
-                self.armed = True
-                self._reported_pattern = self._reported_refusal = False
+                self._rearm()
             return events
         self._covered_since = None
         if key == "refused":
@@ -166,6 +181,15 @@ class LiveShakerReader:
         ):
             self._reported_pattern = True
             self.armed = False
+            self._reported_key = key
+            self._gone_since, self._gone_frames = None, 0
             self._refused_since = None
             events.append(PatternRead(key[1], t_seconds))  # type: ignore[index]
         return events
+
+    def _rearm(self) -> None:
+        """The next settled result is a new shake."""
+        self.armed = True
+        self._reported_pattern = self._reported_refusal = False
+        self._reported_key = None
+        self._gone_since, self._gone_frames = None, 0
