@@ -237,3 +237,50 @@ def test_a_short_game_end_to_end_in_chromium(server: Server, phone: Page, tmp_pa
     page.goto(f"{base}/history")
     expect(page.locator("#games li")).to_have_count(1)
     expect(page.locator("#games li").first).to_contain_text("finished")
+
+
+@pytest.fixture
+def camera_server(tmp_path: Path) -> Iterator[Server]:
+    """The demo as `shakecity serve` runs it off a Pi: the simulated camera and the tracker on mock pins."""
+    server = Server(tmp_path / "data", "--camera", "simulated", "--pins", "mock", "--seed", "5").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_shakes_from_the_simulated_camera_reach_the_page(camera_server: Server, phone: Page) -> None:
+    """No button pressed: the table loop reads each shake from the camera and every page shows it."""
+    page = phone
+    base = camera_server.url
+    status, _ = call("POST", base + "/api/games", {"players": ["Ann", "Bo"], "side": "waterfront", "variants": []})
+    assert status == 201
+    page.goto(f"{base}/join?pin={PIN}")
+    page.click("#join")
+    page.goto(f"{base}/table")
+    expect(page.locator("#round-title")).to_have_text("Round 1 of 15")
+    seen = []
+    for round_no in (1, 2):
+        # the simulated camera lifts the box every few seconds; the loop reads the pattern by itself
+        expect(page.locator("#pattern .cube.empty")).to_have_count(0, timeout=30_000)
+        status, game = call("GET", base + "/api/game")
+        assert game["round"] == round_no and game["pattern"] is not None
+        letters = [page.locator("#pattern .cube b").nth(i).inner_text() for i in range(9)]
+        tile = {"red": "H", "blue": "S", "black": "F", "green": "P", "gray": "R", "white": "★"}
+        assert letters == [tile[c] for row in game["pattern"] for c in row]
+        seen.append(game["pattern"])
+        for _ in range(4):
+            cards = page.locator(".player:has(.choice)")
+            if cards.count() == 0:
+                break
+            card = cards.first
+            name = card.get_attribute("data-player")
+            card.locator(".choice").first.click()
+            card.locator(".cell.spot").first.click()
+            expect(page.locator(f'.player[data-player="{name}"] .status')).to_have_text(
+                re.compile("^(placed|can place nothing)")
+            )
+        page.click("#next-round")
+        expect(page.locator("#round-title")).to_have_text(f"Round {round_no + 1} of 15")
+    assert len(seen) == 2
+    expect(page.locator("#tracker .led.round.lit small")).to_have_text("3")
