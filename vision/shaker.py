@@ -85,6 +85,8 @@ class ShakerSettings:
     pitch_min: float = 1.9  # lattice pitch / candidate radius
     pitch_max: float = 5.0
     min_pitch: float = 0.012  # the smallest lattice pitch, as a fraction of the frame's longer side
+    min_squareness: float = 0.6  # a fitted lattice's shorter step against its longer (tilt and a wide lens
+    max_skew: float = 0.4  # foreshorten a grid to ~0.75)... and |cos| of the angle between its steps
     pair_neighbours: int = 6  # lattice hypotheses pair each candidate with this many nearest ones
     max_turn: float = 32.0  # degrees the grid may turn from the image axes
     lattice_tolerance: float = 0.28  # a cube sits on a lattice point when this close (fraction of pitch)
@@ -108,6 +110,10 @@ class ShakerSettings:
     lattice_check_margin: float = 4.0  # ...if within this much of the best
     verified_weight: float = 1.0  # a cell verified as a cube adds this to a lattice's score
     shift_margin: int = 1  # the window moves by a row or column when that scores this much better
+    refine: bool = True  # the chosen lattice is refitted to the cubes' top faces...
+    refine_min_cells: int = 5  # ...when this many are found
+    refine_trim: float = 0.1  # a face this far off the first fit (pitches) is left out of the second
+    refine_max_change: float = 0.4  # a refit moving a cell by more than this (pitches) is not trusted
     # cells: a cube or the table?
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
@@ -434,6 +440,9 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         raise GridNotFound("no pattern: the cubes in view lie in one line")
     sol, *_ = np.linalg.lstsq(A, P[idx], rcond=None)
     o, u, v = sol[0], sol[1], sol[2]
+    # a square grid seen from at most ~25 degrees off vertical: steps of about one length, about square
+    if not _square_enough(Grid(o, u, v, (), 0, 0), settings.min_squareness, settings.max_skew):
+        raise GridNotFound("no pattern: the cube-like shapes do not form a square grid")
     # one candidate per cell: the closest
     cells = -np.ones((3, 3), dtype=int)
     best_d = np.full((3, 3), np.inf)
@@ -494,6 +503,12 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         strays=tuple(strays),
         score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
     )
+
+
+def _square_enough(grid: Grid, squareness: float, skew: float) -> bool:
+    """The lattice's steps are of about one length and about square (a square grid seen from near above)."""
+    lu, lv = math.hypot(*grid.col_step), math.hypot(*grid.row_step)
+    return min(lu, lv) >= squareness * max(lu, lv) and abs(float(grid.col_step @ grid.row_step)) <= skew * lu * lv
 
 
 def fill_from_other_sizes(
@@ -658,6 +673,51 @@ def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, sett
     return palette_like & ~table_better & (outline | distinct)
 
 
+def refine_grid(
+    grid: Grid,
+    cands: Candidates,
+    work_lab: np.ndarray,
+    scale: float,
+    cubes: np.ndarray,
+    points: np.ndarray,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> tuple[Grid, Candidates]:
+    """The lattice refitted by least squares to the centres of the cubes' top faces (``cubes``: the cells
+    verified as cubes, ``points``: where each was sampled, (9, 2)); a face far off the fit (a cube pushed
+    out of line) is left out. Cells whose candidate is off the new lattice lose it (their colour decides)."""
+    rc = np.array([(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
+    A = np.column_stack([np.ones(9), rc[:, 1], rc[:, 0]])
+    centres = np.zeros((9, 2))
+    found = np.zeros(9, bool)
+    for i in np.nonzero(cubes)[0]:
+        r, c = divmod(int(i), 3)
+        face = top_face(work_lab, grid.centre(r, c), points[i], grid.pitch, scale, settings)
+        if face is not None and face[1] <= settings.max_extent:
+            centres[i], found[i] = face[0], True
+    if found.sum() < settings.refine_min_cells:
+        return grid, cands
+    sol, *_ = np.linalg.lstsq(A[found], centres[found], rcond=None)
+    res = np.hypot(*(A @ sol - centres).T)
+    keep = found & (res <= max(settings.refine_trim * grid.pitch, 2.0 * _median(res[found])))
+    if keep.sum() < settings.refine_min_cells:
+        return grid, cands
+    sol, *_ = np.linalg.lstsq(A[keep], centres[keep], rcond=None)
+    o, u, v = sol
+    old_centres = grid.origin + A[:, 1:2] * grid.col_step + A[:, 2:3] * grid.row_step
+    if np.hypot(*(A @ sol - old_centres).T).max() > settings.refine_max_change * grid.pitch:
+        return grid, cands  # the faces say another lattice: not a refinement, not trusted
+    new_grid = replace(grid, origin=o, col_step=u, row_step=v)
+    tol = settings.lattice_tolerance * new_grid.pitch
+    cells = [list(row) for row in grid.cell_candidate]
+    for i in range(9):
+        r, c = divmod(i, 3)
+        k = cells[r][c]
+        if k >= 0 and math.hypot(*(cands.xy[k] - new_grid.centre(r, c))) > tol:
+            cells[r][c] = -1  # no outline found on the new lattice: the cell's colour decides
+    support = sum(1 for row in cells for k in row if k >= 0)
+    return replace(new_grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), cands
+
+
 def best_window(
     frame_bgr: np.ndarray,
     grid: Grid,
@@ -736,6 +796,42 @@ def best_window(
     return shifted, arounds[(dr, dc)]
 
 
+def top_face(
+    work_lab: np.ndarray,
+    cell_xy: np.ndarray,
+    cube_xy: np.ndarray,
+    pitch: float,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> tuple[np.ndarray, float] | None:
+    """The centre (frame pixels) and larger side (pitches) of a cube's top face: the region of the colour
+    found at ``cube_xy`` around it, within the cell's neighbourhood (working copy); None when not found."""
+    h, w = work_lab.shape[:2]
+    pw = pitch / scale
+    cx, cy = (np.asarray(cell_xy) + 0.5) / scale - 0.5
+    half = settings.offset_window * pw
+    x0, x1 = int(max(0, np.floor(cx - half))), int(min(w, np.ceil(cx + half) + 1))
+    y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    win = work_lab[y0:y1, x0:x1].astype(np.int16)
+    sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
+    sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
+    sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
+    r = max(1, int(0.1 * pw))
+    ref = np.median(win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3), axis=0)
+    dist = np.abs(win - ref.astype(np.int16)).sum(-1)
+    mask = (dist <= settings.offset_colour).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    lab_id = labels[sy_i, sx_i]
+    if lab_id == 0:
+        return None
+    mx, my = cents[lab_id]
+    extent = max(stats[lab_id, cv2.CC_STAT_WIDTH], stats[lab_id, cv2.CC_STAT_HEIGHT]) / pw
+    centre = (np.array([mx + x0, my + y0]) + 0.5) * scale - 0.5
+    return centre, float(extent)
+
+
 def cube_offset(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
@@ -750,29 +846,11 @@ def cube_offset(
     neighbourhood (working copy); its centroid against the lattice point, and its larger side (in
     pitches: a cube's top is about 0.7; a region filling the whole cell is no cube of this grid).
     """
-    h, w = work_lab.shape[:2]
-    pw = pitch / scale
-    cx, cy = (np.asarray(cell_xy) + 0.5) / scale - 0.5
-    half = settings.offset_window * pw
-    x0, x1 = int(max(0, np.floor(cx - half))), int(min(w, np.ceil(cx + half) + 1))
-    y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    face = top_face(work_lab, cell_xy, cube_xy, pitch, scale, settings)
+    if face is None:
         return 0.0, 0.0
-    win = work_lab[y0:y1, x0:x1].astype(np.int16)
-    sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
-    sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
-    sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
-    r = max(1, int(0.1 * pw))
-    ref = np.median(win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3), axis=0)
-    dist = np.abs(win - ref.astype(np.int16)).sum(-1)
-    mask = (dist <= settings.offset_colour).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    lab_id = labels[sy_i, sx_i]
-    if lab_id == 0:
-        return 0.0, 0.0
-    mx, my = cents[lab_id]
-    extent = max(stats[lab_id, cv2.CC_STAT_WIDTH], stats[lab_id, cv2.CC_STAT_HEIGHT]) / pw
-    return float(np.hypot(mx + x0 - cx, my + y0 - cy) / pw), float(extent)
+    centre, extent = face
+    return float(math.hypot(*(centre - np.asarray(cell_xy))) / pitch), extent
 
 
 def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
@@ -1118,9 +1196,23 @@ def read_shaker(
     _, grid, cands, j, cell_tests = best
     shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
     if shifted is not grid:
-        grid, cands, cell_tests = verify_cells(
+        grid_s, cands_s, tests_s = verify_cells(
             frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
         )
+        # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
+        if sum(t["cube"] for t in tests_s) >= sum(t["cube"] for t in cell_tests):
+            grid, cands, cell_tests = grid_s, cands_s, tests_s
+    if settings.refine:
+        cube_mask = np.array([t["cube"] for t in cell_tests])
+        refined, cands_r = refine_grid(
+            grid, cands, lab, scale, cube_mask, np.array([t["xy"] for t in cell_tests]), settings
+        )
+        if refined is not grid:
+            grid_r, cands_r, tests_r = verify_cells(
+                frame_bgr, refined, cands_r, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
+            )
+            if sum(t["cube"] for t in tests_r) >= sum(t["cube"] for t in cell_tests):
+                grid, cands, cell_tests = grid_r, cands_r, tests_r
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
