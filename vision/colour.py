@@ -49,7 +49,7 @@ def linear_to_srgb(lin: np.ndarray) -> np.ndarray:
 
 def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
     """Linear RGB (..., 3) to CIELAB (..., 3), D65."""
-    lin = np.clip(np.asarray(lin, dtype=np.float64), 0.0, None)
+    lin = np.maximum(np.asarray(lin, dtype=np.float64), 0.0)  # (np.clip's overhead shows on short arrays)
     xyz = lin @ _M_RGB2XYZ.T / _WHITE
     f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
     L = 116 * f[..., 1] - 16
@@ -183,6 +183,16 @@ def default_palette() -> Palette:
 # ---------------------------------------------------------------- lighting normalisation
 
 
+_TINTS = tuple(np.exp(np.array(t)) for t in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)))
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median of a short 1-d array, without its overhead."""
+    a = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    mid = a.size // 2
+    return float(a[mid]) if a.size % 2 else float(0.5 * (a[mid - 1] + a[mid]))
+
+
 def fit_gains(
     observed_lin: np.ndarray,
     palette: Palette,
@@ -205,11 +215,10 @@ def fit_gains(
     ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
     # that brings the observations' median brightness to the palette's, and a little above and below.
-    lum_ref = float(np.median(ref_lin @ _M_RGB2XYZ[1]))
+    lum_ref = _median(ref_lin @ _M_RGB2XYZ[1])
     starts = []
-    for tint in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)):
-        g_tint = np.exp(np.array(tint))
-        lum_obs = float(np.median((obs * g_tint) @ _M_RGB2XYZ[1]))
+    for g_tint in _TINTS:
+        lum_obs = _median((obs * g_tint) @ _M_RGB2XYZ[1])
         median_exposure = lum_ref / max(lum_obs, 1e-6)
         for exposure in (1.0, median_exposure, 0.6, 1.6):
             starts.append(g_tint * exposure)
@@ -223,8 +232,8 @@ def fit_gains(
         target = ref_lin[d2.argmin(-1)]  # (S, n, 3)
         # least squares per channel in linear RGB, pulled gently towards the starting light
         g_new = ((obs[None] * target).sum(1) + lam * g0) / ((obs**2).sum(0)[None] + lam)
-        g_new = np.clip(g_new, lo, hi)
-        done = np.allclose(g_new, g, rtol=1e-3)
+        g_new = np.minimum(np.maximum(g_new, lo), hi)
+        done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * np.abs(g)).all())  # np.allclose(rtol=1e-3), cheaper
         g = g_new
         if done:
             break

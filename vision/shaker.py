@@ -310,13 +310,21 @@ def find_cubes(
         b_in = max(2, int(round(sizes[j] / f)))
         b_out = max(b_in + 2, int(round(sizes[j + 2] / f)))
         s_in, s_out = box_sum(level, b_in), box_sum(level, b_out)
-        inner = s_in / (b_in * b_in)
-        ring = (s_out - s_in) / (b_out * b_out - b_in * b_in)
-        resp = ring - inner
+        # ring mean minus inner mean, in one OpenCV pass: s_out / a_ring - s_in * (1 / a_ring + 1 / a_in)
+        a_ring = float(b_out * b_out - b_in * b_in)
+        resp = cv2.addWeighted(s_out, 1.0 / a_ring, s_in, -(1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
-        peaks = (resp > thr) & (resp >= cv2.dilate(resp, np.ones((k, k), np.uint8)))
-        ys, xs = np.nonzero(peaks)
+        peaks = cv2.bitwise_and(
+            cv2.compare(resp, thr, cv2.CMP_GT),
+            cv2.compare(resp, cv2.dilate(resp, np.ones((k, k), np.uint8)), cv2.CMP_GE),
+        )
+        found = cv2.findNonZero(peaks)
+        if found is None:
+            out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
+            continue
+        found = found.reshape(-1, 2)
+        xs, ys = found[:, 0], found[:, 1]
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -1156,7 +1164,7 @@ def read_shaker(
     d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
     g = edge_strength(lab, settings)
     g_sum = cv2.integral(g)
-    lab_sum = cv2.integral(lab, sdepth=cv2.CV_64F)
+    lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
     fits: list[tuple[float, Grid, Candidates, int]] = []
     for j, cands in enumerate(all_cands):
