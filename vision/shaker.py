@@ -79,7 +79,7 @@ class ShakerSettings:
     response_min: float = 6.0  # minimum ring-minus-inside edge strength for a cube
     response_noise_factor: float = 1.5  # ...or this many times the frame's mean edge strength
     nms_radius: float = 1.0  # one candidate per cube: others within this many sizes are dropped
-    max_candidates: int = 32  # the strongest candidates kept per size
+    max_candidates: int = 24  # the strongest candidates kept per size
     # lattice
     min_support: int = 5  # a size with fewer candidates than this is not tried as the grid's
     pitch_min: float = 1.9  # lattice pitch / candidate radius
