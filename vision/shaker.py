@@ -119,6 +119,8 @@ class ShakerSettings:
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
     cell_gap_min: float = 4.0  # ...a cell this far in colour from each of the four gaps beside it holds a cube
+    table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
+    gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
     gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
     cell_table_margin: float = 3.0  # a cell this much nearer the table (in any shadow) than the palette is table
     shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
@@ -645,7 +647,9 @@ def verify_cells(
         table_better = d_tab[i] + settings.cell_table_margin < d_pal[i]
         # or it stands apart from the table on all four sides (a black cube on a dark table, no outline found)
         apart = d_gap[i] >= settings.cell_gap_min
-        cube = palette_like and not table_better and (bool(have[i]) or distinct or apart)
+        # a cell of the table's colour and of its gaps' is the table, whatever outline was found there
+        same_as_table = d_tab[i] < settings.table_same_delta_e and d_gap[i] < settings.gap_same_delta_e
+        cube = palette_like and not table_better and not same_as_table and (bool(have[i]) or distinct or apart)
         tests.append(
             {
                 "row": r,
