@@ -80,6 +80,10 @@ class ReaderSettings:
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
+    max_refine_move: float = 0.35  # an ECC refinement moving a cell-area corner further (cells) ran away
+    empty_trend_order: int = (
+        1  # against the empty look, windows lose each channel's level (0), slope (1), curvature (2)
+    )
 
 
 SETTINGS = ReaderSettings()
@@ -698,7 +702,7 @@ def refine_alignment(
     # reject a runaway refinement (more than a third of a cell anywhere)
     corners = _square(SIZE * cell_px, calibration.margin_cells * cell_px)
     moved = _apply(warp.astype(np.float64), corners) - corners
-    if np.max(np.linalg.norm(moved, axis=1)) > 0.35 * cell_px:
+    if np.max(np.linalg.norm(moved, axis=1)) > SETTINGS.max_refine_move * cell_px:
         return h_board
     return refined
 
@@ -761,17 +765,53 @@ def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     return f - smooth
 
 
-def _unit(w: np.ndarray, floor: float) -> np.ndarray:
-    """Rows made mean-free and divided by their length, never less than ``floor`` per element.
+_TREND: dict[tuple[int, int, int], np.ndarray] = {}
 
-    The floor keeps a plain, noisy cell from looking like anything: its correlations stay small.
+
+def _trend_basis(size: int, channels: int, order: int) -> np.ndarray:
+    """Orthonormal columns spanning each channel's level (order 0), slope (1) and curvature (2) in a window."""
+    key = (size, channels, order)
+    if key not in _TREND:
+        g = (np.arange(size, dtype=np.float64) - (size - 1) / 2) / size
+        ys, xs = np.meshgrid(g, g, indexing="ij")
+        terms = [np.ones_like(xs)]
+        if order >= 1:
+            terms += [xs, ys]
+        if order >= 2:
+            terms += [xs * xs, ys * ys, xs * ys]
+        cols = []
+        for ch in range(channels):
+            for t in terms:
+                v = np.zeros((size, size, channels))
+                v[:, :, ch] = t
+                cols.append(v.ravel())
+        q, _ = np.linalg.qr(np.asarray(cols).T)
+        _TREND[key] = q.astype(np.float32)
+    return _TREND[key]
+
+
+def _unit(w: np.ndarray, floor: float, order: int = 0) -> np.ndarray:
+    """Rows made free of each channel's level and smooth trend, divided by their length (never less than
+    ``floor`` per element).
+
+    The floor keeps a plain, noisy cell from looking like anything: its correlations stay small. Taking
+    out the trend keeps the halo of the cell's edges (grid lines, a tile's cardboard outline) from
+    correlating: what is left is the print's or the picture's own structure.
     """
-    w = w - w.mean(axis=1, keepdims=True)
+    n = w.shape[1]
+    size = int(round(math.sqrt(n / 3)))
+    if order > 0 and size * size * 3 == n:
+        q = _trend_basis(size, 3, order)
+        w = w - (w @ q) @ q.T
+    else:
+        w = w - w.mean(axis=1, keepdims=True)
     norm = np.sqrt((w * w).sum(axis=1, keepdims=True) + w.shape[1] * floor * floor)
     return w / norm
 
 
-def _windows(detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, shift: int) -> np.ndarray:
+def _windows(
+    detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, shift: int, orders: Sequence[int] = (0,)
+) -> list[np.ndarray]:
     """Centred ``size`` windows of one cell's detail at shifts up to ``shift`` px, as unit rows."""
     o = (cell_px - size) // 2
     y0, x0 = margin + r * cell_px + o, margin + c * cell_px + o
@@ -779,14 +819,17 @@ def _windows(detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size
     for dy in range(-shift, shift + 1, 2):
         for dx in range(-shift, shift + 1, 2):
             out.append(detail[y0 + dy : y0 + dy + size, x0 + dx : x0 + dx + size].ravel())
-    return _unit(np.asarray(out, dtype=np.float32), SETTINGS.detail_floor)
+    raw = np.asarray(out, dtype=np.float32)
+    return [_unit(raw, SETTINGS.detail_floor, order) for order in orders]
 
 
-def _templates(detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, turns: int) -> np.ndarray:
+def _templates(
+    detail: np.ndarray, r: int, c: int, cell_px: int, margin: int, size: int, turns: int, order: int = 0
+) -> np.ndarray:
     o = (cell_px - size) // 2
     y0, x0 = margin + r * cell_px + o, margin + c * cell_px + o
     patch = detail[y0 : y0 + size, x0 : x0 + size]
-    return _unit(np.asarray([np.rot90(patch, k).ravel() for k in range(turns)]), SETTINGS.detail_floor)
+    return _unit(np.asarray([np.rot90(patch, k).ravel() for k in range(turns)]), SETTINGS.detail_floor, order)
 
 
 def learn_cell_looks(
@@ -800,14 +843,17 @@ def learn_cell_looks(
     letters = "".join(known_grid)
     empty: list[list[np.ndarray]] = [[f] for f in fe]
     empty_detail, known_detail = _detail(empty_bgr, cell_px), _detail(known_bgr, cell_px)
-    empty_templates = [_templates(empty_detail, i // SIZE, i % SIZE, cell_px, margin, t, 1) for i in range(SIZE * SIZE)]
+    eo = SETTINGS.empty_trend_order
+    empty_templates = [
+        _templates(empty_detail, i // SIZE, i % SIZE, cell_px, margin, t, 1, eo) for i in range(SIZE * SIZE)
+    ]
     tiles: dict[str, list[np.ndarray]] = {}
     tile_means: dict[str, list[np.ndarray]] = {}
     tile_templates: dict[str, list[np.ndarray]] = {}
     for i, letter in enumerate(letters):
         if letter == EMPTY:
             empty[i].append(fk[i])
-            kt = _templates(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, 1)
+            kt = _templates(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, 1, eo)
             empty_templates[i] = np.vstack([empty_templates[i], kt])
         else:
             tiles.setdefault(letter, []).append(fk[i])
@@ -907,9 +953,9 @@ def match_scores(board_bgr: np.ndarray, looks: CellLooks, cell_px: int, margin: 
     detail = _detail(board_bgr, cell_px)
     out = []
     for i in range(SIZE * SIZE):
-        w = _windows(detail, i // SIZE, i % SIZE, cell_px, margin, t, shift)
+        w, we = _windows(detail, i // SIZE, i % SIZE, cell_px, margin, t, shift, (0, SETTINGS.empty_trend_order))
         scores = {k: float((w @ v.T).max()) for k, v in looks.tile_templates.items()}
-        scores[EMPTY] = float((w @ looks.empty_templates[i].T).max())
+        scores[EMPTY] = float((we @ looks.empty_templates[i].T).max())
         out.append(scores)
     return out
 
@@ -994,7 +1040,7 @@ def classify_cells(
             for i in range(SIZE * SIZE):
                 if i in sure:
                     continue
-                w = _windows(detail, i // SIZE, i % SIZE, c, m, t, shift)
+                w = _windows(detail, i // SIZE, i % SIZE, c, m, t, shift)[0]
                 for j in sure_tiles:
                     letter = letters[j]
                     ncc[i][letter] = max(ncc[i][letter], float((w @ own[j].T).max()))
