@@ -118,7 +118,8 @@ class ShakerSettings:
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
-    cell_gap_min: float = 4.0  # ...a cell this far in colour from each of the four gaps beside it holds a cube
+    cell_gap_min: float = 3.0  # ...a cell this far in colour from each of the four gaps beside it holds a cube
+    min_median_gap: float = 6.0  # most cubes of a pattern differ from the gaps beside them this much (CIE76)
     table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
     gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
     gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
@@ -1250,6 +1251,9 @@ def read_shaker(
         gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
     ):
         reason = "no pattern: no grid of separate cubes"
+    gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]
+    if reason is None and gap_colours and _median(gap_colours) < settings.min_median_gap:
+        reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:
