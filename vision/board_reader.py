@@ -81,9 +81,10 @@ class ReaderSettings:
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
     max_refine_move: float = 0.35  # an ECC refinement moving a cell-area corner further (cells) ran away
-    empty_trend_order: int = (
-        1  # against the empty look, windows lose each channel's level (0), slope (1), curvature (2)
-    )
+    glare_min: float = 0.15  # a cell this washed towards white for a reading is compared again unwashed (1: off)
+    glare_max: float = 0.8
+    glare_penalty: float = 4.0  # distance added per unit of glare needed
+    empty_trend_order: int = 1  # vs the empty look, windows lose each channel's level (0), slope (1), curvature (2)
 
 
 SETTINGS = ReaderSettings()
@@ -752,6 +753,49 @@ def cell_features(
     return list(np.concatenate([stats, extra], axis=1))
 
 
+def _patch_feature(patch_bgr: np.ndarray, energy: float) -> np.ndarray:
+    """:func:`cell_features` of one cell's centre patch (float BGR, 0-255) with its detail level."""
+    lab = cv2.cvtColor(patch_bgr.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    q = np.percentile(lab, (10, 50, 90), axis=0)
+    extra = np.full(SETTINGS.energy_weight, math.log(max(energy, 1.0)))
+    return np.concatenate([lab.mean(axis=0), lab.std(axis=0), q.reshape(9), extra])
+
+
+def glare_distances(
+    corrected_bgr: np.ndarray,
+    energy: np.ndarray,
+    dist: list[dict[str, float]],
+    looks: CellLooks,
+    cell_px: int,
+    margin: int,
+    settings: ReaderSettings = SETTINGS,
+) -> list[dict[str, float]]:
+    """Distances again where a cell may be a look washed towards white by a lamp's reflection (glare).
+
+    Glare only ever adds light: a black factory under it turns gray like a road. For each reading, a
+    cell lighter than that reading's look in every channel is taken back by the common part of that
+    excess (mixing towards white) and compared again; the smaller distance counts, plus a penalty that
+    grows with the glare needed, so colour no longer outvotes a clear match of the picture.
+    """
+    d = int(round(settings.patch_inset * cell_px))
+    means = cell_means(corrected_bgr, cell_px, margin)
+    out = [dict(x) for x in dist]
+    hypotheses: dict[str, np.ndarray] = {t: np.broadcast_to(v, means.shape) for t, v in looks.tile_means.items()}
+    hypotheses[EMPTY] = looks.empty_means
+    for letter, expected in hypotheses.items():
+        alpha = np.clip(((means - expected) / np.maximum(255.0 - expected, 1.0)).min(axis=1), 0.0, settings.glare_max)
+        examples = [np.asarray(looks.tiles[letter]) / looks.scale] if letter != EMPTY else None
+        for i in np.flatnonzero(alpha >= settings.glare_min):
+            a = float(alpha[i])
+            patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].astype(np.float32)
+            back = np.clip((patch - np.float32(255.0 * a)) * np.float32(1.0 / (1.0 - a)), 0, 255)
+            f = _patch_feature(back, float(energy[i]) / (1.0 - a)) / looks.scale
+            e = examples[0] if examples is not None else np.asarray(looks.empty[i]) / looks.scale
+            again = float(np.sqrt(((e - f) ** 2).sum(axis=1)).min()) + settings.glare_penalty * a
+            out[i][letter] = min(out[i][letter], again)
+    return out
+
+
 def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     """The fine structure of a rectified board (float): light ramps, glare and colour casts removed."""
     f = board_bgr.astype(np.float32)
@@ -1016,6 +1060,8 @@ def classify_cells(
     for iteration in range(settings.light_iterations):
         feats = cell_features(corrected, c, m, energy=energy / gain)
         dist = feature_distances(feats, looks)
+        if settings.glare_min < 1.0:
+            dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings)
         letters, confidence = _decide(dist, ncc, structured, settings)
         if iteration + 1 < settings.light_iterations:
             expected = np.array(
