@@ -1199,6 +1199,8 @@ def read_shaker(
     for total, grid0, cands0, j0 in fits[: settings.lattices_checked]:
         if best is not None and total < fits[0][0] - settings.lattice_check_margin:
             break
+        if best is not None and total + 9 * settings.verified_weight <= best[0]:
+            break  # (sorted by total: no later lattice can beat the best even with nine cubes verified)
         grid_v, cands_v, tests = verify_cells(
             frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
         )
