@@ -135,7 +135,7 @@ class ShakerSettings:
     stray_strict_delta_e: float = 12.0  # and its colour this near a palette colour
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
-    min_confidence: float = 0.0  # refuse when a cube's colour confidence is below this
+    min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
 
 
 DEFAULT_SETTINGS = ShakerSettings()
