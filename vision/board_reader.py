@@ -75,7 +75,7 @@ class ReaderSettings:
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
-    sure_empty_correlation: float = 0.5  # a cell this like its own empty print counts as such in full (1: off)
+    sure_empty_correlation: float = 0.4  # a cell this like its own empty print counts as such in full (1: off)
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
