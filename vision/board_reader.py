@@ -69,7 +69,8 @@ class ReaderSettings:
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
     low_confidence: float = 0.5  # cells below this confidence are asked to be confirmed
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
-    correlation_weight: float = 12.0  # weight of correlation against the colour-statistics distance
+    correlation_weight: float = 11.0  # weight of correlation (above correlation_base) against the colour distance
+    correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
     light_iterations: int = 3  # read, fit the light on the reading, read again
     detail_sigma_cells: float = 0.15  # detail = the board less its blur at this scale (cells)
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
@@ -1108,12 +1109,15 @@ def _decide(
 ) -> tuple[list[str], list[float]]:
     """Each cell's best reading (smallest distance less weighted correlation) and its confidence."""
     letters, confidence = [], []
+    base = settings.correlation_base
     for i, d in enumerate(dist):
         gate = {k: structured[i] for k in d}
         if settings.sure_empty_correlation < 1.0:  # a strong match to its own empty print counts in full
             sure = (ncc[i][EMPTY] - settings.sure_empty_correlation) / 0.15 + 1.0
             gate[EMPTY] = max(structured[i], float(np.clip(sure, 0.0, 1.0)))
-        total = {k: d[k] - settings.correlation_weight * gate[k] * ncc[i][k] for k in d}
+        # correlations up to correlation_base are what any picture reaches against many looks: no evidence
+        evidence = {k: max(ncc[i][k] - base, 0.0) / (1.0 - base) for k in d}
+        total = {k: d[k] - settings.correlation_weight * gate[k] * evidence[k] for k in d}
         ranked = sorted(total.items(), key=lambda kv: kv[1])
         letters.append(ranked[0][0])
         confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
