@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -264,3 +265,32 @@ def test_memory_layout_does_not_matter(shaker_plain_scene):
     assert read_shaker(np.asfortranarray(frame_bgr)).pattern == truth["pattern"]
     mirrored = read_shaker(frame_bgr[:, ::-1])
     assert mirrored.pattern == [row[::-1] for row in truth["pattern"]]
+
+
+def test_refine_grid_pulls_an_offset_lattice_back_onto_the_cubes(shaker_plain_scene):
+    """The lattice is refitted to the cubes' top faces: one found a fifth of a pitch off comes back."""
+    from vision.shaker import DEFAULT_SETTINGS, refine_grid, table_difference
+
+    frame_bgr, _ = shaker_plain_scene
+    grid = read_shaker(frame_bgr).debug["grid"]
+    _, scale, lab, _ = table_difference(frame_bgr, DEFAULT_SETTINGS)
+    off = 0.2 * grid.pitch * np.array([0.6, 0.8])
+    moved = replace(grid, origin=grid.origin + off, cell_candidate=((-1, -1, -1),) * 3, support=0)
+    cells = np.array([moved.centre(r, c) for r in range(3) for c in range(3)])
+    cands = read_shaker(frame_bgr).debug["candidates"]
+    refined, _ = refine_grid(moved, cands, lab, scale, np.ones(9, bool), cells)
+    for r in range(3):
+        for c in range(3):
+            assert np.hypot(*(refined.centre(r, c) - grid.centre(r, c))) < 0.08 * grid.pitch
+
+
+def test_cubes_that_look_like_their_gaps_are_no_pattern(shaker_plain_scene):
+    """A grid whose cells mostly match the gaps beside them is the table's own shading, not cubes: the
+    rule is wired (an impossible threshold refuses a real pattern; the default reads it)."""
+    from vision.shaker import DEFAULT_SETTINGS
+
+    frame_bgr, truth = shaker_plain_scene
+    assert read_shaker(frame_bgr).pattern == truth["pattern"]
+    strict = replace(DEFAULT_SETTINGS, min_median_gap=1000.0)
+    reading = read_shaker(frame_bgr, settings=strict)
+    assert not reading.valid and reading.reason == "no pattern: no grid of separate cubes"
