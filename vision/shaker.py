@@ -13,12 +13,16 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 - :func:`verify_cells`: each cell is a cube or the table, by its colour in the light normalised on the
   cubes (a palette colour, not the table in full light or any shadow, and an outline found or a colour
   apart from the table beside it); the few most plausible lattices are verified and the one with most
-  cubes wins; :func:`best_window` moves it by a row or column when the cubes say so.
+  cubes wins; :func:`best_window` moves it by a row or column when the cubes say so (never to a window
+  with fewer cubes verified); :func:`refine_grid` refits it by least squares to the cubes' top faces
+  (:func:`top_face`), leaving out a face far off the fit, and the cells are verified again. A cell of the
+  table's colour and its gaps' colour is the table; a grid whose cells mostly look like their gaps is no
+  pattern.
 - :func:`sample_cubes`, :func:`classify_cubes`: the top faces' colours (full resolution), light
   normalised by per-channel gains fitted to the palette (:func:`vision.colour.fit_gains`), nearest
   palette colour in CIELAB with a confidence.
 - :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
-  (:func:`cube_offset`, :func:`out_of_line_cubes`).
+  (:func:`cube_offset`, :func:`out_of_line_cubes`), and no cube's colour is near a tie (``min_confidence``).
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
