@@ -82,7 +82,7 @@ class ReaderSettings:
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
     max_refine_move: float = 0.35  # an ECC refinement moving a cell-area corner further (cells) ran away
-    max_refine_move_sure: float = 0.6  # ... or up to this far when ECC's correlation is at least sure_refine_match
+    max_refine_move_sure: float = 0.8  # ... or up to this far when ECC's correlation is at least sure_refine_match
     sure_refine_match: float = 0.93
     glare_min: float = 0.15  # a cell this washed towards white for a reading is compared again unwashed (1: off)
     glare_max: float = 0.8
