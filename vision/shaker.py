@@ -114,7 +114,7 @@ class ShakerSettings:
     lattice_check_margin: float = 4.0  # ...if within this much of the best
     verified_weight: float = 1.0  # a cell verified as a cube adds this to a lattice's score
     shift_margin: int = 1  # the window moves by a row or column when that scores this much better
-    refine: bool = True  # the chosen lattice is refitted to the cubes' top faces...
+    refine_passes: int = 1  # the chosen lattice is refitted to the cubes' top faces (this many times)...
     refine_min_cells: int = 5  # ...when this many are found
     refine_trim: float = 0.1  # a face this far off the first fit (pitches) is left out of the second
     refine_max_change: float = 0.4  # a refit moving a cell by more than this (pitches) is not trusted
@@ -1221,17 +1221,19 @@ def read_shaker(
         # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
         if sum(t["cube"] for t in tests_s) >= sum(t["cube"] for t in cell_tests):
             grid, cands, cell_tests = grid_s, cands_s, tests_s
-    if settings.refine:
+    for _ in range(settings.refine_passes):
         cube_mask = np.array([t["cube"] for t in cell_tests])
         refined, cands_r = refine_grid(
             grid, cands, lab, scale, cube_mask, np.array([t["xy"] for t in cell_tests]), settings
         )
-        if refined is not grid:
-            grid_r, cands_r, tests_r = verify_cells(
-                frame_bgr, refined, cands_r, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-            )
-            if sum(t["cube"] for t in tests_r) >= sum(t["cube"] for t in cell_tests):
-                grid, cands, cell_tests = grid_r, cands_r, tests_r
+        if refined is grid:
+            break
+        grid_r, cands_r, tests_r = verify_cells(
+            frame_bgr, refined, cands_r, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
+        )
+        if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
+            break
+        grid, cands, cell_tests = grid_r, cands_r, tests_r
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
