@@ -132,6 +132,8 @@ class ShakerSettings:
     offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
     offset_colour: int = 24  # ...as the pixels this near its colour (L1 in 8-bit Lab)
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
+    patch_extent: float = 1.0  # a cube's face wider than this (pitches)...
+    patch_ring: float = 0.05  # ...with an outline weaker than this (against the grid's) is a patch of table
     max_extent: float = 1.05  # the cubes' top faces are narrower than this (median, pitches): else one object
     # out of line: a cube near the grid on none of its cells
     out_of_line_reach: float = 1.15  # looked for this many pitches around the grid
@@ -1254,6 +1256,17 @@ def read_shaker(
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(grid, cubes, len(strays), settings, offsets)
+    # a "cube" whose face runs wider than a cell with no outline around it is part of a larger patch of
+    # that colour: the table's print (a checked cloth's square), not a cube
+    patches = [
+        t
+        for t in cell_tests
+        if t["cube"] and t.get("extent", 0.0) > settings.patch_extent and t["ring"] < settings.patch_ring
+    ]
+    if reason is None and patches:
+        for t in patches:
+            t["cube"] = False
+        reason = f"{9 - len(patches)} cubes in the grid"
     extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
     if reason is None and (
         gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
