@@ -774,6 +774,7 @@ def glare_distances(
     cell_px: int,
     margin: int,
     settings: ReaderSettings = SETTINGS,
+    totals: list[dict[str, float]] | None = None,
 ) -> list[dict[str, float]]:
     """Distances again where a cell may be a look washed towards white by a lamp's reflection (glare).
 
@@ -781,6 +782,9 @@ def glare_distances(
     cell lighter than that reading's look in every channel is taken back by the common part of that
     excess (mixing towards white) and compared again; the smaller distance counts, plus a penalty that
     grows with the glare needed, so colour no longer outvotes a clear match of the picture.
+
+    With ``totals`` (of :func:`_totals` for ``dist``), readings that could not reach the two best of
+    their cell even at no distance are skipped: same result, much less work.
     """
     d = int(round(settings.patch_inset * cell_px))
     means = cell_means(corrected_bgr, cell_px, margin)
@@ -792,6 +796,11 @@ def glare_distances(
         examples = [np.asarray(looks.tiles[letter]) / looks.scale] if letter != EMPTY else None
         for i in np.flatnonzero(alpha >= settings.glare_min):
             a = float(alpha[i])
+            if totals is not None:
+                credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
+                second = sorted(totals[i].values())[1]
+                if settings.glare_penalty * a - credit >= min(totals[i][letter], second):
+                    continue
             patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].astype(np.float32)
             back = np.clip((patch - np.float32(255.0 * a)) * np.float32(1.0 / (1.0 - a)), 0, 255)
             f = _patch_feature(back, float(energy[i]) / (1.0 - a)) / looks.scale
@@ -1065,8 +1074,9 @@ def classify_cells(
     for iteration in range(settings.light_iterations):
         feats = cell_features(corrected, c, m, energy=energy / gain)
         dist = feature_distances(feats, looks)
-        if settings.glare_min < 1.0:
-            dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings)
+        if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
+            totals = _totals(dist, ncc, structured, settings)
+            dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals)
         letters, confidence = _decide(dist, ncc, structured, settings)
         if iteration + 1 < settings.light_iterations:
             expected = np.array(
@@ -1104,11 +1114,11 @@ def classify_cells(
     return letters, confidence
 
 
-def _decide(
+def _totals(
     dist: list[dict[str, float]], ncc: list[dict[str, float]], structured: np.ndarray, settings: ReaderSettings
-) -> tuple[list[str], list[float]]:
-    """Each cell's best reading (smallest distance less weighted correlation) and its confidence."""
-    letters, confidence = [], []
+) -> list[dict[str, float]]:
+    """Per cell and reading: colour distance less weighted correlation (smaller is likelier)."""
+    out = []
     base = settings.correlation_base
     for i, d in enumerate(dist):
         gate = {k: structured[i] for k in d}
@@ -1117,7 +1127,16 @@ def _decide(
             gate[EMPTY] = max(structured[i], float(np.clip(sure, 0.0, 1.0)))
         # correlations up to correlation_base are what any picture reaches against many looks: no evidence
         evidence = {k: max(ncc[i][k] - base, 0.0) / (1.0 - base) for k in d}
-        total = {k: d[k] - settings.correlation_weight * gate[k] * evidence[k] for k in d}
+        out.append({k: d[k] - settings.correlation_weight * gate[k] * evidence[k] for k in d})
+    return out
+
+
+def _decide(
+    dist: list[dict[str, float]], ncc: list[dict[str, float]], structured: np.ndarray, settings: ReaderSettings
+) -> tuple[list[str], list[float]]:
+    """Each cell's best reading (smallest distance less weighted correlation) and its confidence."""
+    letters, confidence = [], []
+    for total in _totals(dist, ncc, structured, settings):
         ranked = sorted(total.items(), key=lambda kv: kv[1])
         letters.append(ranked[0][0])
         confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))
