@@ -149,8 +149,9 @@ def test_reads_one_board_in_board_coordinates_with_north() -> None:
 def test_accuracy_on_a_generated_set_across_prints_sides_norths_and_light() -> None:
     """Measured on 4 prints x 8 photos (inland and waterfront, every north, tilt to 35 degrees, glare,
     shadows, clutter), 800 x 600. Issue 4's targets are 99.9 % of cells and 98 % of boards exactly
-    right; here the reader reads every board, north right on all, 99.9 % of cells and 31 of 32 boards
-    exactly (the figures on larger sets are in the report). The floors below guard against regressions.
+    right; here the reader reads every board, north right on all, 99.7 % of cells and 29 of 32 boards
+    exactly (1149 / 1152 cells; the figures on larger sets, 1600 x 1200, are in the report). The floors
+    below guard against regressions.
     """
     found = north_right = cells = cells_right = boards = boards_right = 0
     for seed, side in ((21, "inland"), (22, "waterfront"), (23, "inland"), (24, "waterfront")):
@@ -172,8 +173,37 @@ def test_accuracy_on_a_generated_set_across_prints_sides_norths_and_light() -> N
             boards_right += right == 36
     assert found == boards
     assert north_right == found
-    assert cells_right / cells >= 0.99
+    assert cells_right / cells >= 0.995
     assert boards_right / boards >= 0.9
+
+
+def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
+    """A cell's edges leave a smooth halo in its detail; against the empty look only structure counts."""
+    size = 12
+    ramp = np.repeat(np.linspace(-20, 20, size, dtype=np.float32)[None, :], size, axis=0)
+    window = np.stack([ramp, 0.5 * ramp + 3, -ramp], axis=2).reshape(1, -1)
+    assert np.abs(br._unit(window, 3.0, order=1)).max() < 1e-4  # a pure slope is nothing
+    assert np.linalg.norm(br._unit(window, 3.0, order=0)) > 0.9  # level only: the slope stays
+    dots = np.zeros((size, size, 3), np.float32)
+    dots[3, 3], dots[8, 7] = 40, 40
+    kept = br._unit(dots.reshape(1, -1) + window, 3.0, order=1)
+    assert np.allclose(kept, br._unit(dots.reshape(1, -1), 3.0, order=1), atol=1e-4)  # the dots stay as they are
+
+
+def test_a_tile_washed_towards_white_by_glare_is_still_near_its_own_look() -> None:
+    _, cal = scene_and_calibration(11, "inland")
+    looks, c, m = cal.looks, cal.cell_px, cal.margin
+    board_bgr = cal.known_bgr.copy()
+    i = "".join(cal.known_grid).index("F")
+    ys, xs = br._cell_slice(i // 6, i % 6, c, m)
+    board_bgr[ys, xs] = (0.45 * board_bgr[ys, xs] + 0.55 * 255).astype(np.uint8)  # a lamp's reflection
+    inset = int(round(br.SETTINGS.patch_inset * c))
+    energy = br.detail_energy(board_bgr, c, m, c - 2 * inset)
+    plain = br.feature_distances(br.cell_features(board_bgr, c, m, energy=energy), looks)
+    again = br.glare_distances(board_bgr, energy, plain, looks, c, m)
+    assert again[i]["F"] < plain[i]["F"] - 1.0
+    assert again[i]["F"] <= min(again[i].values()) + 1.0  # the factory is among the nearest looks again
+    assert all(again[j] == plain[j] for j in range(36) if "".join(cal.known_grid)[j] == ".")  # empties unwashed
 
 
 def test_photos_without_a_board_are_refused() -> None:
