@@ -76,7 +76,7 @@ class ReaderSettings:
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
     plain_ramp: float = 1.5
-    sure_empty_correlation: float = 0.4  # a cell this like its own empty print counts as such in full (1: off)
+    sure_empty_correlation: float = 0.5  # a cell this like its own empty print counts as such in full (1: off)
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
@@ -84,8 +84,11 @@ class ReaderSettings:
     max_refine_move: float = 0.35  # an ECC refinement moving a cell-area corner further (cells) ran away
     glare_min: float = 0.15  # a cell this washed towards white for a reading is compared again unwashed (1: off)
     glare_max: float = 0.8
+    glare_min_correlation: float = 0.35  # ... only for a reading whose picture matches the cell this well
     glare_penalty: float = 4.0  # distance added per unit of glare needed
-    empty_trend_order: int = 1  # vs the empty look, windows lose each channel's level (0), slope (1), curvature (2)
+    # against the empty look, windows lose each channel's level (0), slope (1) or curvature (2); 1 read one
+    # print's plain park tiles better but unseen prints and the dev photos worse, so 0
+    empty_trend_order: int = 0
 
 
 SETTINGS = ReaderSettings()
@@ -772,6 +775,7 @@ def glare_distances(
     margin: int,
     settings: ReaderSettings = SETTINGS,
     totals: list[dict[str, float]] | None = None,
+    ncc: list[dict[str, float]] | None = None,
 ) -> list[dict[str, float]]:
     """Distances again where a cell may be a look washed towards white by a lamp's reflection (glare).
 
@@ -780,7 +784,9 @@ def glare_distances(
     excess (mixing towards white) and compared again; the smaller distance counts, plus a penalty that
     grows with the glare needed, so colour no longer outvotes a clear match of the picture.
 
-    With ``totals`` (of :func:`_totals` for ``dist``), readings that could not reach the two best of
+    With ``ncc`` (of :func:`match_scores`), only readings whose picture matches at least
+    ``glare_min_correlation`` are tried: without a clear picture, a gray road could as well be a washed
+    black factory. With ``totals`` (of :func:`_totals` for ``dist``), readings that could not reach the two best of
     their cell even at no distance are skipped: same result, much less work.
     """
     d = int(round(settings.patch_inset * cell_px))
@@ -793,6 +799,8 @@ def glare_distances(
         examples = [np.asarray(looks.tiles[letter]) / looks.scale] if letter != EMPTY else None
         for i in np.flatnonzero(alpha >= settings.glare_min):
             a = float(alpha[i])
+            if ncc is not None and ncc[i][letter] < settings.glare_min_correlation:
+                continue
             if totals is not None:
                 credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
                 second = sorted(totals[i].values())[1]
@@ -1073,7 +1081,7 @@ def classify_cells(
         dist = feature_distances(feats, looks)
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
             totals = _totals(dist, ncc, structured, settings)
-            dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals)
+            dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
         letters, confidence = _decide(dist, ncc, structured, settings)
         if iteration + 1 < settings.light_iterations:
             expected = np.array(

@@ -149,9 +149,9 @@ def test_reads_one_board_in_board_coordinates_with_north() -> None:
 def test_accuracy_on_a_generated_set_across_prints_sides_norths_and_light() -> None:
     """Measured on 4 prints x 8 photos (inland and waterfront, every north, tilt to 35 degrees, glare,
     shadows, clutter), 800 x 600. Issue 4's targets are 99.9 % of cells and 98 % of boards exactly
-    right; here the reader reads every board, north right on all, 99.7 % of cells and 29 of 32 boards
-    exactly (1149 / 1152 cells; the figures on larger sets, 1600 x 1200, are in the report). The floors
-    below guard against regressions.
+    right; here the reader reads every board, north right on all, 99.9 % of cells and 31 of 32 boards
+    exactly (1151 / 1152 cells; the figures on larger sets, 1600 x 1200, are in the report). The floors
+    below guard against regressions (one cell and one board of margin).
     """
     found = north_right = cells = cells_right = boards = boards_right = 0
     for seed, side in ((21, "inland"), (22, "waterfront"), (23, "inland"), (24, "waterfront")):
@@ -173,8 +173,8 @@ def test_accuracy_on_a_generated_set_across_prints_sides_norths_and_light() -> N
             boards_right += right == 36
     assert found == boards
     assert north_right == found
-    assert cells_right / cells >= 0.995
-    assert boards_right / boards >= 0.9
+    assert cells_right / cells >= 0.998
+    assert boards_right / boards >= 0.93
 
 
 def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
