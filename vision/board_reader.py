@@ -37,7 +37,7 @@ import cv2  # noqa: E402,I001  (image_io sets OpenCV's pixel limit before cv2 is
 import numpy as np
 
 from .errors import CalibrationError, ImageReadError
-from .image_io import MAX_FILE_BYTES, MAX_PIXELS, _header_size, decode_image_bytes
+from .image_io import MAX_FILE_BYTES, MAX_PIXELS, _header_size, decode_image_bytes, read_image_file
 
 SIZE = 6
 TILE_LETTERS = "HSFPRC"
@@ -315,16 +315,7 @@ def load_photo(path: str | Path, settings: ReaderSettings = SETTINGS) -> np.ndar
 
 def load_photo_scaled(path: str | Path, settings: ReaderSettings = SETTINGS) -> tuple[np.ndarray, float]:
     """:func:`load_photo`, and the factor from the decoded array's pixels to the file's pixels."""
-    p = Path(path)
-    try:
-        if not p.is_file():
-            raise ImageReadError(f"{p}: no such file")
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise ImageReadError(f"{p}: larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
-        data = p.read_bytes()
-    except OSError as e:
-        raise ImageReadError(f"{p}: cannot read: {e.strerror or e}") from None
-    return decode_photo_scaled(data, str(p), settings)
+    return decode_photo_scaled(read_image_file(path), str(Path(path)), settings)
 
 
 def decode_photo_bytes(data: bytes, what: str = "photo", settings: ReaderSettings = SETTINGS) -> np.ndarray:

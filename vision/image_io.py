@@ -68,15 +68,19 @@ def decode_image_bytes(data: bytes, what: str = "image") -> np.ndarray:
     return frame_bgr
 
 
-def read_image(path: str | os.PathLike[str]) -> np.ndarray:
-    """Read an image file into a BGR array, or raise ImageReadError naming the file and the problem."""
+def read_image_file(path: str | os.PathLike[str]) -> bytes:
+    """An image file's bytes, size-checked before reading, or ImageReadError naming the file."""
     p = Path(path)
     try:
         if not p.is_file():
             raise ImageReadError(f"{p}: no such file")
         if p.stat().st_size > MAX_FILE_BYTES:
             raise ImageReadError(f"{p}: larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
-        data = p.read_bytes()
+        return p.read_bytes()
     except OSError as e:
         raise ImageReadError(f"{p}: cannot read: {e.strerror or e}") from None
-    return decode_image_bytes(data, str(p))
+
+
+def read_image(path: str | os.PathLike[str]) -> np.ndarray:
+    """Read an image file into a BGR array, or raise ImageReadError naming the file and the problem."""
+    return decode_image_bytes(read_image_file(path), str(Path(path)))
