@@ -353,7 +353,7 @@ def undo() -> Any:
 # ------------------------------------------------------------------------------------------ boards
 
 
-@bp.put("/boards/<player>")
+@bp.put("/boards/<path:player>")
 @needs_pin
 def set_board(player: str) -> Any:
     data = body()
@@ -367,7 +367,7 @@ def set_board(player: str) -> Any:
     return game_response()
 
 
-@bp.put("/bonus/<player>")
+@bp.put("/bonus/<path:player>")
 @needs_pin
 def set_bonus(player: str) -> Any:
     """Confirm or deny a bonus tile's flip by hand: ``{"tile": name, "flipped": true | false | null}``."""
@@ -378,7 +378,7 @@ def set_bonus(player: str) -> Any:
     return game_response()
 
 
-@bp.post("/boards/<player>/photo")
+@bp.post("/boards/<path:player>/photo")
 @needs_pin
 def board_photo(player: str) -> Any:
     """Read a board photo; the reading comes back to confirm and correct (``PUT /api/boards/<player>``)."""
@@ -388,7 +388,7 @@ def board_photo(player: str) -> Any:
     return jsonify(board_reading(record, player, data, kind, decode(data, "photo")))
 
 
-@bp.post("/boards/<player>/camera")
+@bp.post("/boards/<path:player>/camera")
 @needs_pin
 def board_from_camera(player: str) -> Any:
     """Read a board laid under the table's camera (its latest picture)."""

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from typing import Any
+from urllib.parse import quote
 
 import cv2
 import numpy as np
@@ -580,3 +581,19 @@ def test_construction_tiles_left_and_cleared_are_shown(client: FlaskClient) -> N
     assert ann["construction_removed"] == ["home-shop"]
     assert [t["name"] for t in ann["construction"]] == ["factory-road", "park-home", "shop-road"]
     assert ann["board"][1][1] == "."
+
+
+def test_player_names_with_a_slash_reach_their_own_board(client: FlaskClient) -> None:
+    names = ["Mum/Dad", "a/photo"]
+    r = client.post("/api/games", json={"players": names, "side": "inland", "variants": []}, headers=AUTH)
+    assert r.status_code == 201, r.json
+    for i, name in enumerate(names):
+        r = client.put(f"/api/boards/{quote(name, safe='')}", json={"grid": FULL}, headers=AUTH)
+        assert r.status_code == 200, r.json
+        assert r.json["players"][i]["board"] == FULL
+        assert r.json["players"][1 - i]["board"] != FULL
+        client.put(f"/api/boards/{quote(name, safe='')}", json={"grid": ["......"] * 6}, headers=AUTH)
+    photo = {"photo": (io.BytesIO(b"not an image"), "x.png")}
+    r = client.post(f"/api/boards/{quote('Mum/Dad', safe='')}/photo", data=photo, headers=AUTH)
+    assert r.status_code == 400
+    assert "photo" in r.json["error"] and "players" not in r.json["error"], r.json  # the photo refused, not the name

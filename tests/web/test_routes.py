@@ -20,10 +20,10 @@ API = {
     ("POST", "/api/place"),
     ("POST", "/api/next-round"),
     ("POST", "/api/undo"),
-    ("PUT", "/api/boards/<player>"),
-    ("POST", "/api/boards/<player>/photo"),
-    ("POST", "/api/boards/<player>/camera"),
-    ("PUT", "/api/bonus/<player>"),
+    ("PUT", "/api/boards/<path:player>"),
+    ("POST", "/api/boards/<path:player>/photo"),
+    ("POST", "/api/boards/<path:player>/camera"),
+    ("PUT", "/api/bonus/<path:player>"),
     ("GET", "/api/photos/<name>"),
     ("POST", "/api/calibration/board"),
     ("POST", "/api/calibration/colours"),
@@ -64,7 +64,7 @@ def test_every_api_write_needs_the_pin(app: Flask) -> None:
     for method, rule in sorted(API):
         if method == "GET":
             continue
-        path = rule.replace("<player>", "Ann").replace("<button>", "undo")
+        path = rule.replace("<path:player>", "Ann").replace("<button>", "undo")
         r = client.open(path, method=method, json={})
         assert r.status_code == 403, (method, path)
         assert "PIN" in r.json["error"]
