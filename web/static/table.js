@@ -87,7 +87,11 @@ function connect() {
   const live = $("#live");
   const source = new EventSource("/api/events");
   source.addEventListener("open", () => { live.textContent = "● live"; live.classList.add("on"); });
-  source.addEventListener("error", () => { live.textContent = "○ reconnecting"; live.classList.remove("on"); });
+  source.addEventListener("error", () => {
+    // The browser retries by itself unless the stream was refused outright (CLOSED): then only a reload helps.
+    live.textContent = source.readyState === EventSource.CLOSED ? "○ offline: reload the page" : "○ reconnecting";
+    live.classList.remove("on");
+  });
   source.addEventListener("game", (e) => {
     const data = JSON.parse(e.data);
     if (data.game) show(data.game);
