@@ -1256,12 +1256,16 @@ def read_shaker(
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(grid, cubes, len(strays), settings, offsets)
-    # a "cube" whose face runs wider than a cell with no outline around it is part of a larger patch of
-    # that colour: the table's print (a checked cloth's square), not a cube
+    # a "cube" whose face runs wider than a cell with no outline around it (and no cube-like shape found
+    # on it) is part of a larger patch of that colour: the table's print (a checked cloth's square), not a
+    # cube; a cube found there whose colour runs into a table of about its colour (white on white) stays
     patches = [
         t
         for t in cell_tests
-        if t["cube"] and t.get("extent", 0.0) > settings.patch_extent and t["ring"] < settings.patch_ring
+        if t["cube"]
+        and t.get("extent", 0.0) > settings.patch_extent
+        and t["ring"] < settings.patch_ring
+        and not t["outline"]
     ]
     if reason is None and patches:
         for t in patches:

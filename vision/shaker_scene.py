@@ -427,6 +427,7 @@ def render_shake(
         "valid": valid,
         "pattern": [list(row) for row in cells] if valid else None,
         "grid_px": [[round(float(x), 1), round(float(y), 1)] for x, y in grid_poly] if pattern is not None else None,
+        "cells": [list(row) for row in cells],  # what was drawn on each cell (None: nothing)
         "scene": scene,
     }
     if knocked is not None:
