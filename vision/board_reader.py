@@ -89,6 +89,13 @@ class ReaderSettings:
     # against the empty look, windows lose each channel's level (0), slope (1) or curvature (2); 1 read one
     # print's plain park tiles better but unseen prints and the dev photos worse, so 0
     empty_trend_order: int = 0
+    grid_cell_px: int = 24  # cell size of the rectified board the cells' own grid lines are fitted on
+    grid_max_move: float = 0.9  # the grid correction moves no cell-area corner further (cells): never a whole cell
+    grid_max_shift: float = 0.4  # ... nor the whole area by more than this on average (cells)
+    grid_passes: int = 3  # measure, correct, measure again (the later passes only fine steps)
+    grid_move_cost: float = 0.1  # support given up per cell of mean corner move (small moves need less proof)
+    grid_far_gain: float = 0.05  # a corner moved far (beyond the fine search) must add this much support
+    grid_min_gain: float = 0.02  # the correction must put this much more of the edge strength on the lines
 
 
 SETTINGS = ReaderSettings()
@@ -704,6 +711,187 @@ def refine_alignment(
     return refined
 
 
+# ----------------------------------------------------------------------------- stage 4b: the cells' own grid
+
+
+def _grid_votes(view: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
+    """Edge strength across each band of cells, as votes for a grid line there.
+
+    ``[0]`` is, for each row of cells, the strength of edges running down (lines between columns) at each
+    x; ``[1]`` the same for each column and the edges running across. Each profile is scaled by its own
+    strong level (90th percentile over the cells), so each line in each band gets one vote at most whatever
+    the contrast of that band's tiles, and weak texture votes for little: ``[0]`` softly (``e / (e + level)``,
+    stronger edges still count more: precise), ``[1]`` capped at the level (any clear edge counts in full:
+    a far-off corner stands out). So the whole is ``2 x 2 x 6 x size``.
+    """
+    smooth = cv2.GaussianBlur(view, (0, 0), max(0.6, cell_px / 24))
+    gx = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3))
+    trim = int(round(0.2 * cell_px))
+    out = np.zeros((2, SIZE, view.shape[1]), np.float32)
+    for axis, grad in enumerate((gx, gy.T)):  # lines run down the columns of grad
+        for j in range(SIZE):
+            y0, y1 = margin + j * cell_px + trim, margin + (j + 1) * cell_px - trim
+            out[axis, j] = grad[y0:y1].mean(axis=0)
+    flat = cv2.GaussianBlur(out.reshape(2 * SIZE, -1), (0, 0), sigmaX=1.0, sigmaY=0.01)
+    level = np.percentile(flat[:, margin : margin + SIZE * cell_px], 90, axis=1)[:, None]
+    soft = flat / (flat + np.maximum(level, 1e-3))
+    capped = np.minimum(flat / np.maximum(level, 1e-3), 1.0)
+    return np.stack([soft.reshape(2, SIZE, -1), capped.reshape(2, SIZE, -1)])
+
+
+def _grid_points() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each line is measured (cells; homogeneous), whether it runs between columns, and its band."""
+    i, j = np.meshgrid(np.arange(SIZE + 1, dtype=np.float64), np.arange(SIZE, dtype=np.float64) + 0.5, indexing="ij")
+    i, j = i.ravel(), j.ravel()
+    pts = np.concatenate([np.stack([i, j], 1), np.stack([j, i], 1)])
+    vertical = np.concatenate([np.ones(i.size, bool), np.zeros(i.size, bool)])
+    return np.hstack([pts, np.ones((len(pts), 1))]), vertical, np.concatenate([i, i])
+
+
+_GRID: dict[str, np.ndarray] = {}
+
+
+def _grid_constants() -> dict[str, np.ndarray]:
+    """Fixed arrays of :func:`_grid_energy`: corner blend weights, line, profile row and axis of each point."""
+    if not _GRID:
+        pts, vertical, line = _grid_points()
+        u, v = pts[:, 0] / SIZE, pts[:, 1] / SIZE
+        _GRID["blend"] = np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)  # NW NE SE SW
+        _GRID["vertical"] = vertical
+        _GRID["line"] = line
+        band = np.floor(np.where(vertical, pts[:, 1], pts[:, 0])).astype(int)
+        _GRID["rows"] = (np.where(vertical, 0, SIZE) + band)[None, :]
+    return _GRID
+
+
+def _grid_energy(moves: np.ndarray, votes: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
+    """Share of the votes (:func:`_grid_votes`) on the lines of cell areas whose corners moved by ``moves``
+    (``T x 4 x 2`` cells, in the current view), one value per area.
+
+    For moves up to about a cell the lines follow the corners bilinearly (a homography's difference is
+    a small part of a pixel), which makes trying many areas at once cheap.
+    """
+    k = _grid_constants()
+    blend, vertical = k["blend"], k["vertical"]
+    off = np.where(vertical[None, :], moves[:, :, 0] @ blend.T, moves[:, :, 1] @ blend.T)  # T x points
+    n = votes.shape[-1]
+    x = (k["line"] + off) * cell_px + margin
+    x0 = np.floor(x).astype(np.intp)
+    t = x - x0
+    ok = (x0 >= 0) & (x0 < n - 1)
+    x0 = np.clip(x0, 0, n - 2)
+    flat = votes.reshape(2 * SIZE, n)
+    rows = k["rows"]
+    sampled = (1 - t) * flat[rows, x0] + t * flat[rows, x0 + 1]
+    return (sampled * ok).mean(axis=1)
+
+
+def refine_grid(
+    gray: np.ndarray, h_board: np.ndarray, margin_cells: float, cell_px: int, settings: ReaderSettings = SETTINGS
+) -> tuple[np.ndarray, float, float]:
+    """Refine an image -> board homography on the cells' own boundaries (grid lines, tile edges).
+
+    The border fit leaves the cells skewed when the border is hard to see (a tilted board, a beach on
+    the waterfront side). Here the edge strength around each grid line is measured band by band in the
+    rectified board (each line and band one vote at most) and the cell area's four corners are moved to
+    put the most votes on its lines, less a cost per cell moved. Returns (homography, support before,
+    support after), support being the share of votes on the lines; the refinement is kept only when it
+    raises the support by ``grid_min_gain``.
+    """
+    size = int(round((SIZE + 2 * margin_cells) * cell_px))
+    m = int(round(margin_cells * cell_px))
+    to_cells = np.array([[1 / cell_px, 0, -m / cell_px], [0, 1 / cell_px, -m / cell_px], [0, 0, 1]])
+    limit = settings.grid_max_move
+    nudges = np.zeros((16, 4, 2))
+    for k in range(8):
+        nudges[2 * k].flat[k], nudges[2 * k + 1].flat[k] = -1.0, 1.0
+
+    def measure(h: np.ndarray) -> np.ndarray:
+        return _grid_votes(_warp(gray, h, size).astype(np.float32), cell_px, m)
+
+    def search(votes: np.ndarray, steps: Sequence[float], coarse: bool) -> np.ndarray:
+        def value(moves: np.ndarray) -> np.ndarray:
+            cost = settings.grid_move_cost * np.abs(moves).mean(axis=(1, 2))
+            return _grid_energy(moves, votes, cell_px, m) - cost
+
+        # the whole area shifted first (every shift on a fine grid), then each corner on its own
+        shifts = np.arange(-settings.grid_max_shift, settings.grid_max_shift + 1e-9, 0.025)
+        ones = np.ones((len(shifts), 4, 1))
+        zeros = np.zeros((len(shifts), 4, 1))
+        along_x = value(np.concatenate([shifts[:, None, None] * ones, zeros], axis=2))
+        along_y = value(np.concatenate([zeros, shifts[:, None, None] * ones], axis=2))
+        # columns' lines follow x alone and rows' lines y alone: the best of each is the best shift
+        best = np.zeros((1, 4, 2))
+        best[0, :, 0], best[0, :, 1] = shifts[int(np.argmax(along_x))], shifts[int(np.argmax(along_y))]
+        score = float(value(best)[0])
+        if float(value(np.zeros((1, 4, 2)))[0]) >= score:
+            best, score = np.zeros((1, 4, 2)), float(value(np.zeros((1, 4, 2)))[0])
+        if coarse:  # each corner on its own over its whole range (a badly placed corner is far off)
+            offsets = np.arange(-limit, limit + 1e-9, 0.15)
+            grid = np.stack(np.meshgrid(offsets, offsets, indexing="ij"), axis=-1).reshape(-1, 2)
+            for _ in range(1):
+                for corner in range(4):
+                    trials = np.repeat(best, len(grid), axis=0)
+                    trials[:, corner] = grid
+                    # one corner far off, not the whole area: the border fit is not a cell out
+                    trials = trials[np.abs(trials.mean(axis=1)).max(axis=1) <= settings.grid_max_shift]
+                    values = value(trials)
+                    i = int(np.argmax(values))
+                    if values[i] > score + 1e-6:
+                        best, score = trials[i : i + 1], float(values[i])
+        for step in steps:
+            for _ in range(4):
+                trials = best + step * nudges
+                trials = trials[np.abs(trials).reshape(16, -1).max(axis=1) <= limit + 1e-9]
+                if not len(trials):
+                    break
+                values = value(trials)
+                i = int(np.argmax(values))
+                if values[i] <= score + 1e-6:
+                    break
+                best, score = trials[i : i + 1], float(values[i])
+        return best[0]
+
+    home = _square(SIZE)
+    still = np.zeros((1, 4, 2))
+    first = measure(h_board)
+    before = float(_grid_energy(still, first[0], cell_px, m)[0])
+
+    def run(start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        refined, votes = h_board, first
+        total = np.zeros((4, 2))
+        for n in range(settings.grid_passes):
+            move = start if n == 0 else search(votes[0], (0.05, 0.025), False)
+            moved = total + move
+            if np.abs(move).max() < 1e-6 or np.abs(moved).max() > limit:
+                break
+            if np.abs(moved.mean(axis=0)).max() > settings.grid_max_shift:
+                break
+            total += move
+            g = cv2.getPerspectiveTransform(home.astype(np.float32), (home + move).astype(np.float32))
+            # g: true cell coordinates -> current view cells; the board homography must send the image there
+            refined = np.linalg.inv(to_cells) @ np.linalg.inv(g.astype(np.float64)) @ to_cells @ refined
+            votes = measure(refined)
+        return refined, votes
+
+    near = search(first[0], (0.2, 0.1, 0.05, 0.025), False)
+    refined, votes = run(near)
+    # a corner far off (a beach border the outline missed) is looked for over its whole range on the
+    # capped votes, where it stands out; but that wider search can also fit a corner to a tile's picture:
+    # it must be clearly better supported there
+    wide = search(first[1], (0.05, 0.025), True)
+    if np.abs(wide - near).max() > 0.1:
+        far, far_votes = run(wide)
+        gain = _grid_energy(still, far_votes[1], cell_px, m)[0] - _grid_energy(still, votes[1], cell_px, m)[0]
+        if gain >= settings.grid_far_gain:
+            refined, votes = far, far_votes
+    after = float(_grid_energy(still, votes[0], cell_px, m)[0])
+    if after < before + settings.grid_min_gain:
+        return h_board, before, after
+    return refined, before, after
+
+
 # --------------------------------------------------------------------------- stage 5: sample, classify
 
 
@@ -1204,6 +1392,15 @@ def _board_homography(cells: np.ndarray, k: int, cell_px: int, margin_cells: flo
     return _rotation(k, size) @ _canonical_h(cells, cell_px, margin_cells)
 
 
+def _refine_cells(
+    gray: np.ndarray, h_board: np.ndarray, cell_px: int, margin_cells: float, settings: ReaderSettings
+) -> np.ndarray:
+    """:func:`refine_grid` for a homography at ``cell_px``, fitted at ``settings.grid_cell_px``."""
+    g = settings.grid_cell_px
+    refined = refine_grid(gray, _scale(g / cell_px) @ h_board, margin_cells, g, settings)[0]
+    return _scale(cell_px / g) @ refined
+
+
 def read_board(
     photo_bgr: np.ndarray, calibration: BoardCalibration, settings: ReaderSettings = SETTINGS
 ) -> BoardReading:
@@ -1226,7 +1423,7 @@ def read_board(
     c = calibration.cell_px
     h_board = _board_homography(cells, k, 16, calibration.margin_cells)
     h_board = refine_alignment(work_gray, h_board, calibration, 16)
-    h_board = _scale(c / 16) @ h_board
+    h_board = _scale(c / 16) @ _refine_cells(work_gray, h_board, 16, calibration.margin_cells, settings)
     size = int(round((SIZE + 2 * calibration.margin_cells) * c))
     board_bgr = _warp(work_bgr, h_board, size)
     board_gray = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY)
@@ -1287,6 +1484,7 @@ def calibrate_board(
         raise CalibrationError(f"known photo: the board's north points {NORTHS[found['k']]}; it must point up")
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     h16 = refine_alignment(gray, _board_homography(found["cells"], 0, 16, settings.margin_cells), cal, 16)
+    h16 = _refine_cells(gray, h16, 16, settings.margin_cells, settings)
     cal.known_bgr = _warp(work_bgr, _scale(c / 16) @ h16, size)
     cal.sharpness = _sharpness(cv2.cvtColor(empty_board, cv2.COLOR_BGR2GRAY))
     cal._looks = None

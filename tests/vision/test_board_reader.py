@@ -177,6 +177,39 @@ def test_accuracy_on_a_generated_set_across_prints_sides_norths_and_light() -> N
     assert boards_right / boards >= 0.93
 
 
+def _cell_area_error(h_board: np.ndarray, corners: np.ndarray, cell_px: int, margin_cells: float) -> float:
+    """How far (cells) a homography puts the true cell-area corners from where they belong."""
+    mapped = br._apply(h_board, corners)
+    return float(np.abs(mapped - br._square(6 * cell_px, margin_cells * cell_px)).max() / cell_px)
+
+
+@pytest.mark.parametrize("seed,side,north", [(22, "waterfront", "up"), (23, "inland", "left")])
+def test_the_cells_own_grid_lines_straighten_a_skewed_border_fit(seed: int, side: str, north: str) -> None:
+    _, cal = scene_and_calibration(seed, side)
+    frame_bgr, truth = board_photo(seed, side, 100 * seed + 7, north)
+    gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    corners = np.array(truth["corners"], dtype=np.float64)  # NW, NE, SE, SW of the cell area in the photo
+    c, mc = 24, cal.margin_cells
+    right = cv2.getPerspectiveTransform(
+        corners.astype(np.float32), br._square(6 * c, mc * c).astype(np.float32)
+    ).astype(np.float64)
+    # a border fit that left the board skewed: the north-east corner a third of a cell off, the rest a little
+    square = br._square(6 * c, mc * c)
+    skew = cv2.getPerspectiveTransform(
+        square.astype(np.float32),
+        (square + np.array([[0.1, -0.1], [0.33, 0.25], [-0.1, 0.1], [0.0, 0.15]]) * c).astype(np.float32),
+    ).astype(np.float64)
+    skewed = skew @ right
+    assert _cell_area_error(skewed, corners, c, mc) > 0.3
+    refined, before, after = br.refine_grid(gray, skewed, mc, c)
+    assert after > before
+    # tiles lie a few hundredths of a cell off their cells (turned a little too), so not to the pixel
+    assert _cell_area_error(refined, corners, c, mc) < 0.15
+    # and a right fit stays right
+    kept, _, _ = br.refine_grid(gray, right, mc, c)
+    assert _cell_area_error(kept, corners, c, mc) < 0.1
+
+
 def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
     """A cell's edges leave a smooth halo in its detail; against the empty look only structure counts."""
     size = 12
