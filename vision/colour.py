@@ -96,15 +96,29 @@ class Palette:
             raise PaletteError("a palette names each colour once")
         if len(self.references) != len(self.names) or any(len(r) == 0 for r in self.references):
             raise PaletteError("every palette colour needs at least one Lab reference")
+        # the arrays the reader uses on every frame, made once (read-only: the palette is immutable)
+        ref_lab = np.array([ref for refs in self.references for ref in refs], dtype=np.float64)
+        ref_index = np.array([i for i, refs in enumerate(self.references) for _ in refs], dtype=np.int64)
+        ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
+        for a in (ref_lab, ref_index, ref_lin):
+            a.setflags(write=False)
+        object.__setattr__(self, "_ref_lab", ref_lab)
+        object.__setattr__(self, "_ref_index", ref_index)
+        object.__setattr__(self, "_ref_lin", ref_lin)
 
     @property
     def ref_lab(self) -> np.ndarray:
-        """All references as an (n, 3) array; :attr:`ref_index` maps each row to its colour."""
-        return np.array([ref for refs in self.references for ref in refs], dtype=np.float64)
+        """All references as an (n, 3) array (read-only); :attr:`ref_index` maps each row to its colour."""
+        return self._ref_lab  # type: ignore[attr-defined,no-any-return]
 
     @property
     def ref_index(self) -> np.ndarray:
-        return np.array([i for i, refs in enumerate(self.references) for _ in refs], dtype=np.int64)
+        return self._ref_index  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def ref_linear(self) -> np.ndarray:
+        """The references in linear RGB (n, 3), floored at 1e-4 (read-only)."""
+        return self._ref_lin  # type: ignore[attr-defined,no-any-return]
 
     def to_json(self) -> dict[str, object]:
         colours = []
@@ -212,7 +226,7 @@ def fit_gains(
     """
     obs = np.clip(np.asarray(observed_lin, dtype=np.float64), 1e-4, None)
     ref_lab = palette.ref_lab
-    ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
+    ref_lin = palette.ref_linear
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
     # that brings the observations' median brightness to the palette's, and a little above and below.
     lum_ref = _median(ref_lin @ _M_RGB2XYZ[1])

@@ -402,11 +402,11 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     inv[:, 1, 0] = -B[:, 1, 0] / det
     inv[:, 1, 1] = B[:, 0, 0] / det
     rel = P[None, :, :] - P[ai][:, None, :]  # (H, n, 2)
-    coords = np.einsum("hij,hnj->hni", inv, rel)  # lattice coordinates (i along u, j along v)
+    coords = rel @ inv.transpose(0, 2, 1)  # (H, n, 2) lattice coordinates (i along u, j along v)
     rc = np.rint(coords)
     resid = coords - rc
     # residual in pixels relative to the pitch
-    resid_px = np.einsum("hij,hnj->hni", B, resid)
+    resid_px = resid @ B.transpose(0, 2, 1)
     pitch = (np.hypot(B[:, 0, 0], B[:, 1, 0]) + np.hypot(B[:, 0, 1], B[:, 1, 1])) / 2
     err = np.hypot(resid_px[..., 0], resid_px[..., 1]) / pitch[:, None]
     # size agreement with the seed
@@ -424,26 +424,23 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     ii = np.zeros((H, 10, 10), dtype=np.float64)
     ii[:, 1:, 1:] = occ.cumsum(1).cumsum(2)
 
-    def box(y0: int, x0: int, size: int) -> np.ndarray:
+    # windows that contain the seed (coord 0 -> index 4): top-left index (y0, x0) in 2..4, all nine at once;
+    # score: the occupancy inside the window minus that of the ring of cells around it
+    w0 = np.arange(2, 5)
+    y0s, x0s = np.repeat(w0, 3), np.tile(w0, 3)  # the nine windows, row-major (y0 first)
+
+    def box(y0: np.ndarray, x0: np.ndarray, size: int) -> np.ndarray:  # (H, 9)
         return ii[:, y0 + size, x0 + size] - ii[:, y0, x0 + size] - ii[:, y0 + size, x0] + ii[:, y0, x0]
 
-    best_score = -1e9
-    best: tuple[int, int, int] | None = None
-    # windows that contain the seed (coord 0 -> index 4): top-left index in 2..4
-    for y0 in range(2, 5):
-        for x0 in range(2, 5):
-            inner = box(y0, x0, 3)
-            if y0 >= 1 and x0 >= 1 and y0 + 4 <= 9 and x0 + 4 <= 9:
-                ring = box(y0 - 1, x0 - 1, 5) - inner
-            else:
-                ring = np.zeros(H)
-            score = inner - 1.0 * ring - 0.02 * np.abs(np.log(np.abs(det) / pitch**2))
-            h = int(np.argmax(score))
-            if score[h] > best_score:
-                best_score = float(score[h])
-                best = (h, y0, x0)
-    assert best is not None
-    h, y0, x0 = best
+    inner = box(y0s, x0s, 3)
+    ring = box(y0s - 1, x0s - 1, 5) - inner  # (every window's ring lies inside the 9 x 9 lattice window)
+    scores = inner - ring - (0.02 * np.abs(np.log(np.abs(det) / pitch**2)))[:, None]
+    # the first window (in y0, x0 order) holding the best score, and the first hypothesis there
+    best_h = scores.argmax(0)
+    per_window = scores[best_h, np.arange(9)]
+    wi = int(np.argmax(per_window))
+    best_score = float(per_window[wi])
+    h, y0, x0 = int(best_h[wi]), int(y0s[wi]), int(x0s[wi])
     # members: candidates on cells of the window
     jv = rc[h, :, 1] + 4 - y0  # row index within window (v axis)
     iu = rc[h, :, 0] + 4 - x0  # column index within window (u axis)
@@ -453,7 +450,11 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
     # least-squares refinement: P = o + i u + j v
     A = np.column_stack([np.ones(len(idx)), iu[idx], jv[idx]])
-    if np.linalg.matrix_rank(A) < 3:
+    # rank < 3 (every member on one line of the lattice): the cells' coordinates are small integers,
+    # so the centred ones' 2 x 2 scatter matrix is singular exactly when its determinant is (near) 0
+    cen = A[:, 1:] - A[:, 1:].mean(0)
+    sc = cen.T @ cen
+    if sc[0, 0] * sc[1, 1] - sc[0, 1] * sc[1, 0] < 1e-9:
         raise GridNotFound("no pattern: the cubes in view lie in one line")
     sol, *_ = np.linalg.lstsq(A, P[idx], rcond=None)
     o, u, v = sol[0], sol[1], sol[2]
@@ -605,15 +606,13 @@ def verify_cells(
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
     med_r = _median(cands.radius[members]) if members else grid.pitch / 3
     radius = max(1.5, settings.sample_radius * grid.pitch)
-    points, tops = [], []
+    points = []
     for r in range(3):
         for c in range(3):
             k = grid.cell_candidate[r][c]
-            p = np.asarray(cands.xy[k] if k >= 0 else grid.centre(r, c), dtype=np.float64)
-            points.append(p)
-            tops.append(sample_top_face(frame_bgr, p, radius))
+            points.append(np.asarray(cands.xy[k] if k >= 0 else grid.centre(r, c), dtype=np.float64))
     tables = table_colours_at(table_lab8, np.array(points), scale, settings)
-    tops_a = np.array(tops)
+    tops_a = sample_top_faces(frame_bgr, np.array(points), radius)
     have = np.array([k >= 0 for row in grid.cell_candidate for k in row])
     gains, _ = fit_gains(tops_a[have] if have.sum() >= 3 else tops_a, palette)
     lab = linear_rgb_to_lab(tops_a * gains)
@@ -838,7 +837,15 @@ def top_face(
     sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
     sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
     r = max(1, int(0.1 * pw))
-    ref = np.median(win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3), axis=0)
+    spot = win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3)
+    # the spot's per-channel median (np.median's overhead dominates on these few pixels); an even count
+    # takes the mean of the middle two, truncated to an integer as before
+    n_spot = len(spot)
+    srt = np.sort(spot, axis=0)
+    if n_spot % 2:
+        ref = srt[n_spot // 2]
+    else:
+        ref = ((srt[n_spot // 2 - 1].astype(np.float64) + srt[n_spot // 2]) / 2).astype(np.int16)
     dist = np.abs(win - ref.astype(np.int16)).sum(-1)
     mask = (dist <= settings.offset_colour).astype(np.uint8)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -991,19 +998,22 @@ def sample_cubes(
     frame_bgr: np.ndarray, grid: Grid, cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS
 ) -> list[tuple[int, int, np.ndarray, np.ndarray | None]]:
     """(row, col, centre, mean linear RGB of the top face or None when the cell is empty) per cell."""
-    h, w = frame_bgr.shape[:2]
-    out = []
     pitch = grid.pitch
-    for r in range(3):
-        for c in range(3):
-            k = grid.cell_candidate[r][c]
-            if k < 0:
-                out.append((r, c, grid.centre(r, c), None))
-                continue
-            xy = cands.xy[k]
-            rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
-            out.append((r, c, xy, sample_top_face(frame_bgr, xy, rad)))
-    return out
+    cells = [(r, c, grid.cell_candidate[r][c]) for r in range(3) for c in range(3)]
+    rads = {
+        i: max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+        for i, (_, _, k) in enumerate(cells)
+        if k >= 0
+    }
+    tops: dict[int, np.ndarray] = {}
+    for rad in set(rads.values()):  # the faces of one radius sampled at once
+        idx = [i for i, v in rads.items() if v == rad]
+        for i, top in zip(idx, sample_top_faces(frame_bgr, cands.xy[[cells[i][2] for i in idx]], rad), strict=True):
+            tops[i] = top
+    return [
+        (r, c, cands.xy[k], tops[i]) if k >= 0 else (r, c, grid.centre(r, c), None)
+        for i, (r, c, k) in enumerate(cells)
+    ]
 
 
 def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.ndarray:
@@ -1023,6 +1033,42 @@ def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.nda
     keep = pix[lum >= np.partition(lum, len(lum) // 4)[len(lum) // 4]]
     mid = len(keep) // 2
     return _SRGB_TO_LINEAR[np.partition(keep, mid, axis=0)[mid][::-1]]
+
+
+def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> np.ndarray:
+    """:func:`sample_top_face` at several points (n, 2) with one radius, at once: (n, 3) linear RGB."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    n = len(pts)
+    h, w = frame_bgr.shape[:2]
+    x0 = np.floor(pts[:, 0] - rad).astype(int)
+    y0 = np.floor(pts[:, 1] - rad).astype(int)
+    x1 = np.ceil(pts[:, 0] + rad).astype(int) + 1
+    y1 = np.ceil(pts[:, 1] + rad).astype(int) + 1
+    inside_frame = (x0 >= 0) & (y0 >= 0) & (x1 <= w) & (y1 <= h)
+    if n == 0 or not inside_frame.all():  # a box clipped by the frame's edge: one at a time
+        return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
+    size_x, size_y = int((x1 - x0).max()), int((y1 - y0).max())
+    ox, oy = np.arange(size_x), np.arange(size_y)
+    xs = x0[:, None] + ox[None, :]  # (n, sx)
+    ys = y0[:, None] + oy[None, :]  # (n, sy)
+    valid = (xs < x1[:, None])[:, None, :] & (ys < y1[:, None])[:, :, None]  # (n, sy, sx): inside each box
+    dx = xs - pts[:, 0:1]
+    dy = ys - pts[:, 1:2]
+    disk = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad) & valid
+    if not disk.reshape(n, -1).any(1).all():
+        return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
+    patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
+    pix = patch.reshape(n, -1, 3)
+    m = disk.reshape(n, -1)
+    count = m.sum(1)
+    lum = pix @ np.array([0.0722, 0.7152, 0.2126])
+    lum_m = np.where(m, lum, np.inf)
+    q = np.sort(lum_m, axis=1)[np.arange(n), count // 4]
+    keep = m & (lum >= q[:, None])
+    k = keep.sum(1)
+    vals = np.where(keep[:, :, None], pix.astype(np.float64), np.inf)
+    med = np.sort(vals, axis=1)[np.arange(n), k // 2]  # (n, 3): the upper median of each channel
+    return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
 
 
 # ---------------------------------------------------------------- stage 4: classify
