@@ -9,8 +9,9 @@ A chain of named stages, each a public function taking its settings explicitly:
 3. :func:`orient_board` — the board's own border (the corner bonus tile at the north-west, the bonus
    tiles in the notches of the north and west edges) compared, in the four quarter turns, with the border
    learnt at calibration: this gives north and also proves it is the calibrated board and not a phone;
-4. :func:`refine_alignment` — the homography refined on the border (ECC), then the board is rectified to
-   a square in board coordinates (row 0 north);
+4. :func:`refine_alignment` — the homography refined on the border (ECC), then :func:`refine_grid` — on
+   the cells' own boundaries (grid lines, tile edges), which keeps a tilted board or a waterfront board
+   (beach border) from skewing; the board is rectified to a square in board coordinates (row 0 north);
 5. :func:`sample_cells` / :func:`classify_cells` — each cell is first tested against its own empty look
    from calibration ("empty or covered?"), then named from the tile looks learnt from the known layout;
 6. :func:`check_reading` — refusal (no board, cut off, too blurred) and low-confidence cells.
@@ -1473,7 +1474,10 @@ def calibrate_board(
     found = _locate(work_bgr, None, settings)
     if found is None or found["score"] < settings.min_lattice_strength:
         raise CalibrationError("empty photo: no board found")
-    empty_board = _warp(work_bgr, _board_homography(found["cells"], 0, c, settings.margin_cells), size)
+    h_empty = _board_homography(found["cells"], 0, 16, settings.margin_cells)
+    # its printed grid lines are all there to straighten the cells on
+    h_empty = _refine_cells(cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY), h_empty, 16, settings.margin_cells, settings)
+    empty_board = _warp(work_bgr, _scale(c / 16) @ h_empty, size)
     cal = BoardCalibration(side, known_grid, empty_board, empty_board.copy(), c, settings.margin_cells)
     # the known layout: found like any photo, against the empty board's border
     work_bgr, _ = reduce_photo(known_bgr, settings)
