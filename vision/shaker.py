@@ -122,7 +122,7 @@ class ShakerSettings:
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
-    cell_gap_min: float = 3.0  # ...a cell this far in colour from each of the four gaps beside it holds a cube
+    cell_gap_min: float = 2.5  # ...a cell this far in colour from each of the four gaps beside it holds a cube
     min_median_gap: float = 6.0  # most cubes of a pattern differ from the gaps beside them this much (CIE76)
     table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
     gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
@@ -1267,7 +1267,7 @@ def read_shaker(
             frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
         )
         # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
-        if sum(t["cube"] for t in tests_s) >= sum(t["cube"] for t in cell_tests):
+        if sum(t["cube"] for t in tests_s) > sum(t["cube"] for t in cell_tests):
             grid, cands, cell_tests = grid_s, cands_s, tests_s
     for _ in range(settings.refine_passes):
         cube_mask = np.array([t["cube"] for t in cell_tests])
