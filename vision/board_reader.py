@@ -90,6 +90,8 @@ class ReaderSettings:
     # against the empty look, windows lose each channel's level (0), slope (1) or curvature (2); 1 read one
     # print's plain park tiles better but unseen prints and the dev photos worse, so 0
     empty_trend_order: int = 0
+    busy_ratio: float = 1.6  # a cell with more fine structure than this times its empty print's (light undone)...
+    busy_weight: float = 3.0  # ... is this much further from empty per unit of log ratio beyond (0: off)
     grid_cell_px: int = 24  # cell size of the rectified board the cells' own grid lines are fitted on
     grid_max_move: float = 0.9  # the grid correction moves no cell-area corner further (cells): never a whole cell
     grid_max_shift: float = 0.4  # ... nor the whole area by more than this on average (cells)
@@ -1253,12 +1255,18 @@ def classify_cells(
     inset = int(round(settings.patch_inset * c))
     energy = detail_energy(board_bgr, c, m, c - 2 * inset)
     observed = cell_means(board_bgr, c, m)
+    # a cell with much more fine structure than its own empty print is hardly empty, whatever its colour
+    # (a park of a picture the calibration never showed, on a cell of its own green)
+    busy = np.log(np.maximum(ratio / gain, 1e-6) / settings.busy_ratio)
+    busy_penalty = settings.busy_weight * np.clip(busy, 0.0, None)
     letters: list[str] = []
     confidence: list[float] = []
     dist: list[dict[str, float]] = []
     for iteration in range(settings.light_iterations):
         feats = cell_features(corrected, c, m, energy=energy / gain)
         dist = feature_distances(feats, looks)
+        for i in range(SIZE * SIZE):
+            dist[i][EMPTY] += float(busy_penalty[i])
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
             totals = _totals(dist, ncc, structured, settings)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
