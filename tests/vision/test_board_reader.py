@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from dataclasses import replace
 from functools import cache
 
 import cv2
@@ -210,6 +211,24 @@ def test_the_cells_own_grid_lines_straighten_a_skewed_border_fit(seed: int, side
     assert _cell_area_error(kept, corners, c, mc) < 0.1
 
 
+@pytest.mark.parametrize("corner", [0, 1, 2, 3])
+def test_a_corner_the_border_fit_put_far_off_is_found_again(corner: int) -> None:
+    """One corner of the cell area most of a cell off (as when a beach border blends into the table)."""
+    _, cal = scene_and_calibration(23, "inland")
+    frame_bgr, truth = board_photo(23, "inland", 2307, "left")
+    gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    corners = np.array(truth["corners"], dtype=np.float64)
+    c, mc = 24, cal.margin_cells
+    square = br._square(6 * c, mc * c)
+    right = cv2.getPerspectiveTransform(corners.astype(np.float32), square.astype(np.float32)).astype(np.float64)
+    moved = square.copy()
+    moved[corner] += np.array([0.7, 0.5] if corner % 2 else [-0.5, 0.7]) * c
+    off = cv2.getPerspectiveTransform(square.astype(np.float32), moved.astype(np.float32)).astype(np.float64) @ right
+    assert _cell_area_error(off, corners, c, mc) > 0.65
+    refined, _, _ = br.refine_grid(gray, off, mc, c)
+    assert _cell_area_error(refined, corners, c, mc) < 0.15
+
+
 def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
     """A cell's edges leave a smooth halo in its detail; against the empty look only structure counts."""
     size = 12
@@ -237,6 +256,30 @@ def test_a_tile_washed_towards_white_by_glare_is_still_near_its_own_look() -> No
     assert again[i]["F"] < plain[i]["F"] - 1.0
     assert again[i]["F"] <= min(again[i].values()) + 1.0  # the factory is among the nearest looks again
     assert all(again[j] == plain[j] for j in range(36) if "".join(cal.known_grid)[j] == ".")  # empties unwashed
+
+
+def test_a_cell_much_busier_than_its_empty_print_is_not_read_empty() -> None:
+    """A tile of a picture the calibration never showed, in the colour of its cell (a park on green):
+    only its fine structure tells it from the empty print, and that must keep it from reading empty."""
+    _, cal = scene_and_calibration(22, "waterfront")
+    c, m = cal.cell_px, cal.margin
+    board_bgr = cal.empty_bgr.copy()
+    busy = [(0, 2), (2, 0)]
+    for r, col in busy:
+        ys, xs = br._cell_slice(r, col, c, m)
+        colour = board_bgr[ys, xs].reshape(-1, 3).mean(axis=0)
+        tile = np.empty_like(board_bgr[ys, xs])
+        tile[:] = colour.astype(np.uint8)
+        for cy, cx in ((0.3, 0.3), (0.3, 0.7), (0.7, 0.3), (0.7, 0.7)):  # four faint trees
+            cv2.circle(tile, (int(cx * c), int(cy * c)), int(0.13 * c), (colour * 0.9).tolist(), -1, cv2.LINE_AA)
+            cv2.circle(tile, (int(cx * c), int(cy * c)), int(0.05 * c), (colour * 0.95).tolist(), -1, cv2.LINE_AA)
+        board_bgr[ys, xs] = tile
+    letters, _ = br.classify_cells(board_bgr, cal)
+    assert all(letters[r * 6 + col] != "." for r, col in busy)
+    assert all(letters[i] == "." for i in range(36) if (i // 6, i % 6) not in busy)
+    # without the busy-cell penalty these faint pictures pass for their empty print
+    plain, _ = br.classify_cells(board_bgr, cal, replace(br.SETTINGS, busy_weight=0.0))
+    assert plain == ["."] * 36
 
 
 def test_photos_without_a_board_are_refused() -> None:
