@@ -1011,8 +1011,7 @@ def sample_cubes(
         for i, top in zip(idx, sample_top_faces(frame_bgr, cands.xy[[cells[i][2] for i in idx]], rad), strict=True):
             tops[i] = top
     return [
-        (r, c, cands.xy[k], tops[i]) if k >= 0 else (r, c, grid.centre(r, c), None)
-        for i, (r, c, k) in enumerate(cells)
+        (r, c, cands.xy[k], tops[i]) if k >= 0 else (r, c, grid.centre(r, c), None) for i, (r, c, k) in enumerate(cells)
     ]
 
 

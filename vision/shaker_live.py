@@ -25,7 +25,10 @@ Both events are frozen dataclasses. The rules:
 - ``NoPattern`` ("shaker lifted, no complete pattern") is reported once, when cubes show but no
   complete pattern has been read for ``refuse_seconds`` (longer than ``stable_seconds``, so a box
   being lifted does not count) while armed; a complete pattern read after it in the same shake is
-  still reported (the players straightened the cubes).
+  still reported (the players straightened the cubes). The refusal must follow a lift: it counts from
+  a change seen while armed (after ``rearm_seconds`` of frames with no grid, after a pattern, or its
+  grid moving by more than ``moved_share`` of the grid's size), never from a view that was already
+  there (the box down over stray cubes, a grid that was showing when the reader armed or started).
 - A frame that cannot be read (``None``, wrong shape) counts as covered.
 - ``min_interval_seconds``: frames arriving sooner than this after the last one read are skipped
   (reading costs about 20-25 ms of one x86 core, 3-4 times that on a Raspberry Pi 4: at 30 frames per
@@ -86,6 +89,7 @@ class LiveShakerReader:
         refuse_seconds: float = 1.0,
         rearm_seconds: float = 0.2,
         gone_seconds: float = 0.5,
+        moved_share: float = 0.3,
         min_interval_seconds: float = 0.0,
         reader: Callable[[np.ndarray], ShakerReading] | None = None,
     ) -> None:
@@ -98,6 +102,7 @@ class LiveShakerReader:
         self.refuse_seconds = refuse_seconds
         self.rearm_seconds = rearm_seconds
         self.gone_seconds = gone_seconds
+        self.moved_share = moved_share
         self.min_interval_seconds = min_interval_seconds
         self._reader = reader
         self._last_read_at: float | None = None
@@ -112,6 +117,9 @@ class LiveShakerReader:
         self._reported_key: object = None
         self._gone_since: float | None = None
         self._gone_frames = 0
+        self._lifted = False  # a change seen while armed: a refusal from here on follows a lift
+        self._prev_key: object = None
+        self._prev_corners: np.ndarray | None = None
         self.last_reading: ShakerReading | None = None
 
     def read(self, frame_bgr: np.ndarray) -> ShakerReading:
@@ -134,6 +142,18 @@ class LiveShakerReader:
             key = ("pattern", tuple(tuple(r) for r in reading.pattern))
         else:
             key = "refused"
+        covered_long = self._covered_since is not None and t_seconds - self._covered_since >= self.rearm_seconds - 1e-9
+        corners = np.asarray(reading.grid_corners, dtype=np.float64) if key == "refused" and reading else None
+        if self.armed and key == "refused" and not self._lifted:
+            if self._prev_key == "covered" and covered_long:
+                self._lifted = True  # the cubes show after a while with none: the box was lifted
+            elif isinstance(self._prev_key, tuple):
+                self._lifted = True  # a pattern showed, now none does: the cubes moved
+            elif self._prev_key == "refused" and self._prev_corners is not None and corners is not None:
+                side = float(np.hypot(*(corners[1] - corners[0]))) + float(np.hypot(*(corners[3] - corners[0])))
+                moved = float(np.mean(np.hypot(*(corners - self._prev_corners).T)))
+                self._lifted = moved > self.moved_share * max(side / 2, 1e-6)
+        self._prev_key, self._prev_corners = key, corners
         if key != self._key:
             self._key, self._since, self._frames = key, t_seconds, 0
         self._frames += 1
@@ -158,6 +178,9 @@ class LiveShakerReader:
             return events
         self._covered_since = None
         if key == "refused":
+            if self.armed and not self._lifted:
+                self._refused_since = None  # a view that was there before the lift: not a refused shake
+                return events
             if self._refused_since is None:
                 self._refused_since = t_seconds
             if (
@@ -193,3 +216,4 @@ class LiveShakerReader:
         self._reported_pattern = self._reported_refusal = False
         self._reported_key = None
         self._gone_since, self._gone_frames = None, 0
+        self._lifted = False

@@ -181,3 +181,69 @@ def test_live_on_a_stream_of_generated_shakes_reports_each_shake_once():
         if isinstance(events[0], PatternRead):
             assert [list(r) for r in events[0].pattern] == truth["pattern"]
     assert sum(isinstance(e[0], PatternRead) for e in per_shake) >= 4
+
+
+STRAY_CORNERS = [[50.0, 50.0], [60.0, 50.0], [60.0, 60.0], [50.0, 60.0]]
+
+
+def scripted_with_strays(states):
+    """As :func:`scripted`, plus "strays": the box down over the pattern with a few stray cubes in view
+    (a partial grid elsewhere, the same in every frame)."""
+    it = iter(states)
+    others = scripted([s for s in states if s != "strays"])
+
+    def read(frame):
+        if next(it) == "strays":
+            return ShakerReading(False, None, "3 cubes in the grid", grid_corners=STRAY_CORNERS)
+        return others(frame)
+
+    return read
+
+
+def run_with_strays(states, fps=30.0):
+    live = LiveShakerReader(reader=scripted_with_strays(states))
+    events = []
+    for i in range(len(states)):
+        events += live.feed(FRAME, i / fps)
+    return events
+
+
+def test_the_box_down_over_stray_cubes_is_not_a_refused_shake():
+    """The box stays down for two seconds over the next shake while stray cubes show a partial grid: the
+    reader re-arms (the reported pattern is gone) but says nothing until the box is lifted."""
+    events = run_with_strays(["covered"] * 10 + [P1] * 30 + ["strays"] * 60 + [P2] * 30)
+    assert [type(e) for e in events] == [PatternRead, PatternRead]
+    assert [[list(r) for r in e.pattern] for e in events] == [P1, P2]
+
+
+def test_stray_cubes_in_view_from_the_start_are_not_a_refused_shake():
+    assert [type(e) for e in run_with_strays(["strays"] * 60 + [P1] * 30)] == [PatternRead]
+
+
+def test_a_lift_after_the_box_over_stray_cubes_can_still_be_refused():
+    """The lifted shake shows no complete pattern where the grid is (not where the strays were): refused once."""
+    events = run_with_strays(["covered"] * 10 + [P1] * 30 + ["strays"] * 60 + ["incomplete"] * 45)
+    assert [type(e) for e in events] == [PatternRead, NoPattern]
+    assert events[1].reason == "7 cubes in the grid"
+
+
+def test_live_on_the_demo_cameras_timeline_reports_each_shake_once():
+    """Generated shakes as the simulated camera shows them: the box down for 2 s, then lifted for 3 s."""
+    import random
+
+    from vision.shaker_scene import random_pattern, render_shake
+
+    live = LiveShakerReader()
+    fps, t, kinds = 10.0, 0.0, []
+    for seed in range(30, 36):
+        pattern = random_pattern(random.Random(seed))
+        covered, _ = render_shake(pattern, random.Random(seed), covered=True)
+        lifted, truth = render_shake(pattern, random.Random(seed))
+        events = []
+        for frame_bgr, seconds in ((covered, 2.0), (lifted, 3.0)):
+            for _ in range(int(seconds * fps)):
+                events += live.feed(frame_bgr, t)
+                t += 1 / fps
+        assert len(events) == 1, (seed, events)
+        kinds.append(type(events[0]))
+    assert kinds.count(PatternRead) >= 5, kinds
