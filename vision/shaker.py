@@ -121,7 +121,7 @@ class ShakerSettings:
     # cells: a cube or the table?
     cell_max_delta_e: float = 25.0  # a cube's colour is at most this far from a palette colour (CIE76)
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
-    cell_margin: float = 4.0  # ...and this much nearer the palette than the table in any shadow
+    cell_margin: float = 2.5  # ...and this much nearer the palette than the table in any shadow
     cell_gap_min: float = 2.5  # ...a cell this far in colour from each of the four gaps beside it holds a cube
     min_median_gap: float = 6.0  # most cubes of a pattern differ from the gaps beside them this much (CIE76)
     table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
