@@ -296,12 +296,15 @@ def run_make_set(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"shakecity make-shaker-set: {out}: {e.strerror or e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    truth = {}
+    truth, meta = {}, {}
     for i, (frame_bgr, t) in enumerate(render_scene_set(random.Random(args.seed), args.n)):
         name = f"{i:04d}.png"
         cv2.imwrite(str(out / name), frame_bgr)
         truth[name] = {"valid": t["valid"], "pattern": t["pattern"]}
+        # what was drawn (for analysing misreads, as the dev set's meta.json): not needed to evaluate
+        meta[name] = {k: t[k] for k in ("scene", "cells", "grid_px", "knocked_out") if k in t}
     (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     print(f"{args.n} scenes written to {out}")
     return 0
 

@@ -118,6 +118,13 @@ def test_eval_shaker_prints_the_measures(tmp_path, capsys):
     assert main(["make-shaker-set", str(folder), "--n", "6", "--seed", "3"]) == 0
     truth = json.loads((folder / "truth.json").read_text())
     assert len(truth) == 6
+    meta = json.loads((folder / "meta.json").read_text())  # what was drawn, for analysing misreads
+    assert sorted(meta) == sorted(truth)
+    for name, t in truth.items():
+        cells = meta[name]["cells"]
+        if t["valid"]:
+            assert cells == t["pattern"]
+        assert meta[name]["scene"]["table"] in ("plain_light", "plain_dark", "wood", "cloth", "gingham", "printed")
     capsys.readouterr()
     assert main(["eval-shaker", str(folder)]) == 0
     out = capsys.readouterr().out
