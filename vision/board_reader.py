@@ -63,6 +63,10 @@ class ReaderSettings:
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
     min_border_match: float = 0.45  # border correlation below this: no (calibrated) board in the photo
     sure_border_match: float = 0.65  # a border correlation this good ends the search for the board
+    shifted_lattices: int = 4  # without a sure match, the best lattices are tried one cell over too (0: off)
+    climb_cell_px: int = 10  # ... and a found but unsure area's corners moved to match the border best, at this size
+    climb_steps: tuple[float, ...] = (0.4, 0.2, 0.1)  # corner steps (cells), coarse to fine (empty: off)
+    climb_rounds: int = 6  # most steps of each size
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
@@ -671,7 +675,10 @@ def orient_board(
     h = _canonical_h(cells_quad, c, calibration.margin_cells)
     view = _warp(gray, h, size).astype(np.float32)
     mask = calibration.border_mask(c)
-    t = _normalise_light(calibration.template_gray(c), c)[mask]
+    key = ("orient", c)
+    if key not in calibration._templates:
+        calibration._templates[key] = _normalise_light(calibration.template_gray(c), c)[mask]
+    t = calibration._templates[key]
     v_all = _normalise_light(view, c)
     scores = [_ncc(np.rot90(v_all, k)[mask], t) for k in range(4)]
     order = np.argsort(scores)[::-1]
@@ -1350,6 +1357,7 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
     detect_bgr = cv2.resize(work_bgr, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else work_bgr
     detect_gray = cv2.cvtColor(detect_bgr, cv2.COLOR_BGR2GRAY)
     best: dict | None = None
+    tried: list[tuple[float, np.ndarray]] = []
     for quad in find_board_candidates(detect_bgr, settings):
         for cells in fit_cell_lattice(detect_gray, quad):
             if _aspect(cells) < settings.min_cell_aspect:
@@ -1359,11 +1367,81 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
                 k, margin = 0, 1.0
             else:
                 k, score, margin = orient_board(detect_gray, cells, calibration, settings)
+                tried.append((score, cells))
             if best is None or score > best["score"]:
                 best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
         if calibration is not None and best is not None and best["score"] >= settings.sure_border_match:
-            break  # candidates come largest first: a clear match needs no rivals
+            return best  # candidates come largest first: a clear match needs no rivals
+    if calibration is None or not tried:
+        return best
+    # no clear match: the lattice may have locked onto a line of the border (a notch strip, a beach edge
+    # the outline missed) and sit one cell off the cells; the best lattices' neighbours one cell over
+    tried.sort(key=lambda t: -t[0])
+    first = best["score"] if best is not None else 0.0
+    for _, cells in tried[: settings.shifted_lattices]:
+        back = np.linalg.inv(_canonical_h(cells, 1.0, 0.0))
+        for dx, dy in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+            moved = _apply(back, _square(SIZE) + np.array([dx, dy], dtype=np.float64))
+            k, score, margin = orient_board(detect_gray, moved, calibration, settings)
+            if best is None or score > best["score"]:
+                best = {"cells": moved / f, "k": k, "score": score, "margin": margin}
+    # and the best area's grid fitted again on a view of itself (little more than its cells): a skewed
+    # outline gave it skewed lines
+    around = _apply(np.linalg.inv(_canonical_h(best["cells"] * f, 1.0, 0.0)), _square(SIZE + 1.0, -0.5))
+    for cells in fit_cell_lattice(detect_gray, around):
+        k, score, margin = orient_board(detect_gray, cells, calibration, settings)
+        if score > best["score"]:
+            best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
+    if first < settings.min_border_match <= best["score"]:
+        # found only one cell over or refitted: the area may still be skewed (one corner off by most of a
+        # cell, too far for the refinements that follow): its corners moved to where the border matches best
+        # (only here: on a board the outline found, it moved borderline cells of the dev photos the wrong way)
+        cells = climb_border(detect_gray, best["cells"] * f, best["k"], calibration, settings)
+        k, score, margin = orient_board(detect_gray, cells, calibration, settings)
+        if score > best["score"]:
+            best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
     return best
+
+
+def climb_border(
+    gray: np.ndarray, cells: np.ndarray, k: int, calibration: BoardCalibration, settings: ReaderSettings = SETTINGS
+) -> np.ndarray:
+    """The cell area (image order) with its corners moved, in steps of ``climb_steps`` cells, as long as
+    the border's correlation with the calibration's (board turned ``k``) rises."""
+    c = settings.climb_cell_px
+    size = int(round((SIZE + 2 * calibration.margin_cells) * c))
+    mask = calibration.border_mask(c)
+    key = ("climb", c)
+    if key not in calibration._templates:
+        t = _normalise_light(calibration.template_gray(c), c)[mask]
+        t = t - t.mean()
+        calibration._templates[key] = t / max(float(np.linalg.norm(t)), 1e-9)
+    t = calibration._templates[key]
+    back = np.linalg.inv(_canonical_h(cells, 1.0, 0.0))
+
+    def score(moves: np.ndarray) -> float:
+        quad = _apply(back, _square(SIZE) + moves)
+        view = _warp(gray, _canonical_h(quad, c, calibration.margin_cells), size).astype(np.float32)
+        v = np.rot90(_normalise_light(view, c), k)[mask]
+        v = v - v.mean()
+        return float(v @ t) / max(float(np.linalg.norm(v)), 1e-9)
+
+    moves = np.zeros((4, 2))
+    best = score(moves)
+    for step in settings.climb_steps:
+        for _ in range(settings.climb_rounds):
+            trials = []
+            for i in range(8):
+                for sign in (-1.0, 1.0):
+                    trial = moves.copy()
+                    trial.flat[i] += sign * step
+                    trials.append(trial)
+            values = [score(m) for m in trials]
+            j = int(np.argmax(values))
+            if values[j] <= best + 1e-4:
+                break
+            best, moves = values[j], trials[j]
+    return _apply(back, _square(SIZE) + moves)
 
 
 def _lattice_strength(gray: np.ndarray, cells: np.ndarray) -> float:

@@ -229,6 +229,32 @@ def test_a_corner_the_border_fit_put_far_off_is_found_again(corner: int) -> None
     assert _cell_area_error(refined, corners, c, mc) < 0.15
 
 
+@pytest.mark.parametrize("shift", [(1, -1), (-1, 0)])
+def test_a_lattice_one_cell_off_and_skewed_is_brought_onto_the_cells(monkeypatch, shift: tuple[int, int]) -> None:
+    """The outline missed (a beach border on a table of its colour, a heavy shadow): every lattice found
+    sits one cell over on the border's lines, one corner skewed most of a cell. The board is still found,
+    its north right and its cells read, instead of a refusal (fails without the shifted lattices and the
+    border climb)."""
+    _, cal = scene_and_calibration(306, "waterfront")
+    frame_bgr, truth = board_photo(306, "waterfront", 30611, "left")
+    true = br._order_corners(np.array(truth["corners"], dtype=np.float64))
+    back = np.linalg.inv(br._canonical_h(true, 1.0, 0.0))
+    wrong = br._apply(back, br._square(6) + np.array(shift, dtype=np.float64))
+    wrong[1] += 0.6 * (wrong[2] - wrong[1]) / 6  # one corner most of a cell down its side
+    f = br.SETTINGS.detect_long_side / max(frame_bgr.shape[:2])
+    monkeypatch.setattr(br, "fit_cell_lattice", lambda gray, quad, top=3: [wrong * f])
+    off = replace(br.SETTINGS, shifted_lattices=0, climb_steps=())
+    assert br._locate(frame_bgr, cal, off)["score"] < br.SETTINGS.min_border_match
+    found = br._locate(frame_bgr, cal, br.SETTINGS)
+    assert found["score"] >= br.SETTINGS.min_border_match and NORTHS[found["k"]] == "left"
+    error = np.abs(br._apply(br._canonical_h(found["cells"], 1.0, 0.0), true) - br._square(6)).max()
+    assert error < 0.25
+    reading = read_board(frame_bgr, cal)
+    assert reading.found and reading.north == "left"
+    right = sum(a == b for r, t in zip(reading.grid, truth["grid"], strict=True) for a, b in zip(r, t, strict=True))
+    assert right >= 34
+
+
 def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
     """A cell's edges leave a smooth halo in its detail; against the empty look only structure counts."""
     size = 12
