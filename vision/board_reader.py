@@ -77,6 +77,7 @@ class ReaderSettings:
     correlation_weight: float = 11.0  # weight of correlation (above correlation_base) against the colour distance
     correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
     light_iterations: int = 3  # read, fit the light on the reading, read again
+    border_light_penalty: float = 2.0  # a reading's distance under the border's light alone, plus this, also counts
     detail_sigma_cells: float = 0.15  # detail = the board less its blur at this scale (cells)
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
     plain_ratio: float = 0.5  # correlation counts fully once a cell shows this times its empty detail (0: always)
@@ -1274,6 +1275,13 @@ def classify_cells(
         dist = feature_distances(feats, looks)
         for i in range(SIZE * SIZE):
             dist[i][EMPTY] += float(busy_penalty[i])
+        if iteration == 0:
+            first = dist
+        elif iteration + 1 == settings.light_iterations and settings.border_light_penalty < math.inf:
+            # the light fitted on the cells can over-correct (a glare spot pulls its curved offset far out
+            # at the board's edge): each reading also keeps its distance under the border's light alone
+            p = settings.border_light_penalty
+            dist = [{k: min(v, first[i][k] + p) for k, v in d.items()} for i, d in enumerate(dist)]
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
             totals = _totals(dist, ncc, structured, settings)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)

@@ -255,6 +255,24 @@ def test_a_lattice_one_cell_off_and_skewed_is_brought_onto_the_cells(monkeypatch
     assert right >= 34
 
 
+@pytest.mark.parametrize("amount", [80.0, 120.0])
+def test_a_light_fit_that_over_corrects_the_edges_does_not_misread_them(monkeypatch, amount: float) -> None:
+    """A glare spot or haze can pull the light fitted on the cells far out at the board's edges (the dev
+    photos' empty green read as a factory there): each reading also keeps its distance under the border's
+    light alone, so the edge cells are still read right (fails with ``border_light_penalty`` off)."""
+    _, cal = scene_and_calibration(22, "waterfront")
+    truth = "".join(cal.known_grid)
+    curved = np.array([[1.0, 0.0, 0.0, 0.0, amount, 0.0, 0.0]] * 3)  # the x * x term: both east and west
+    monkeypatch.setattr(br, "fit_light", lambda observed, expected, weight: curved)
+
+    def wrong(settings: br.ReaderSettings) -> int:
+        letters, _ = br.classify_cells(cal.known_bgr, cal, settings)
+        return sum(a != b for a, b in zip(letters, truth, strict=True))
+
+    assert wrong(replace(br.SETTINGS, border_light_penalty=np.inf)) >= 2
+    assert wrong(br.SETTINGS) == 0
+
+
 def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
     """A cell's edges leave a smooth halo in its detail; against the empty look only structure counts."""
     size = 12
