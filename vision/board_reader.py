@@ -653,13 +653,6 @@ def _border_widths(empty_bgr: np.ndarray, cell_px: int, margin_cells: float) -> 
     return widths
 
 
-def _ncc(a: np.ndarray, b: np.ndarray) -> float:
-    a = a - a.mean()
-    b = b - b.mean()
-    d = math.sqrt(float((a * a).sum()) * float((b * b).sum()))
-    return float((a * b).sum() / d) if d > 1e-6 else 0.0
-
-
 def _normalise_light(gray: np.ndarray, cell_px: float) -> np.ndarray:
     """Remove slow light changes (gradients, soft shadows): subtract a heavily smoothed copy (in log)."""
     k = max(3, int(2.5 * cell_px) | 1)
@@ -675,13 +668,20 @@ def orient_board(
     size = int(round((SIZE + 2 * calibration.margin_cells) * c))
     h = _canonical_h(cells_quad, c, calibration.margin_cells)
     view = _warp(gray, h, size).astype(np.float32)
-    mask = calibration.border_mask(c)
     key = ("orient", c)
     if key not in calibration._templates:
-        calibration._templates[key] = _normalise_light(calibration.template_gray(c), c)[mask]
-    t = calibration._templates[key]
-    v_all = _normalise_light(view, c)
-    scores = [_ncc(np.rot90(v_all, k)[mask], t) for k in range(4)]
+        mask = calibration.border_mask(c)
+        t = _normalise_light(calibration.template_gray(c), c)[mask].astype(np.float64)
+        t -= t.mean()
+        calibration._templates[key] = t / max(float(np.linalg.norm(t)), 1e-9)
+        # where the border's pixels are in the view for each quarter turn (np.rot90(view, k)[mask])
+        where = np.arange(size * size).reshape(size, size)
+        calibration._templates[("orient_at", c)] = np.stack([np.rot90(where, k)[mask] for k in range(4)])
+    t, at = calibration._templates[key], calibration._templates[("orient_at", c)]
+    v = _normalise_light(view, c).ravel()[at].astype(np.float64)  # 4 x border pixels
+    v -= v.mean(axis=1, keepdims=True)
+    norms = np.sqrt((v * v).sum(axis=1))
+    scores = np.where(norms > 1e-6, (v @ t) / np.maximum(norms, 1e-6), 0.0)
     order = np.argsort(scores)[::-1]
     return int(order[0]), float(scores[order[0]]), float(scores[order[0]] - scores[order[1]])
 
