@@ -6,14 +6,17 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   pixel is from the table (a wide median, so any table colour or print) and the colour edges.
 - :func:`find_cubes`: cube-like shapes at several sizes: a uniform patch inside a square ring of strong
   edges (a cube's top face and its outline). No cube size in pixels is assumed.
-- :func:`fit_grid`: for each size, the 3 x 3 lattice the candidates support best (pairs of neighbours
-  give the steps; least squares refine them; other candidates just around it count against it).
+- :func:`fit_grids`: for each size, the 3 x 3 lattices the candidates support best (pairs of neighbours
+  give the steps; least squares refine them; other candidates just around it count against it): the
+  best, and the next few distinct ones (not the same lattice a row over: that is :func:`best_window`'s).
   :func:`grid_plausibility` compares sizes (edge-free cells, edges in the gaps, cube size against pitch);
   lattices drawn inside one object (:func:`cell_separation`, :func:`gap_contrast`) are dropped.
 - :func:`verify_cells`: each cell is a cube or the table, by its colour in the light normalised on the
   cubes (a palette colour, not the table in full light or any shadow, and an outline found or a colour
   apart from the table beside it); the few most plausible lattices are verified and the one with most
-  cubes wins; :func:`best_window` moves it by a row or column when the cubes say so (never to a window
+  cubes wins; when it holds fewer than nine, the sizes' other lattices are verified too and one with two
+  cubes more (or one more, every cube outlined) wins (gingham checks or a card can win the fit);
+  :func:`best_window` moves it by a row or column when the cubes say so (never to a window
   with fewer cubes verified); :func:`refine_grid` refits it by least squares to the cubes' top faces
   (:func:`top_face`), leaving out a face far off the fit, and the cells are verified again. A cell of the
   table's colour and its gaps' colour is the table; a grid whose cells mostly look like their gaps is no
@@ -93,6 +96,11 @@ class ShakerSettings:
     max_skew: float = 0.4  # foreshorten a grid to ~0.75)... and |cos| of the angle between its steps
     pair_neighbours: int = 6  # lattice hypotheses pair each candidate with this many nearest ones
     max_turn: float = 32.0  # degrees the grid may turn from the image axes
+    lattices_per_size: int = 6  # the best few distinct lattices kept per size (verification chooses)...
+    lattice_attempts: int = 40  # ...from this many of the best-scoring hypotheses...
+    lattice_alt_margin: float = 3.0  # ...scoring at most this much below the size's best
+    alternatives_checked: int = 6  # when the best lattices hold fewer than 9 cubes, this many others are checked;
+    alternative_min_gain: int = 2  # one wins with this many more cubes verified (or one more, all outlined)
     lattice_tolerance: float = 0.28  # a cube sits on a lattice point when this close (fraction of pitch)
     size_ratio_min: float = 0.55  # a grid cube's size against the seed's
     quality_contrast: float = 3.0  # a candidate this many times the table's median difference counts fully
@@ -352,6 +360,23 @@ def find_cubes(
 
 def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> Grid:
     """The 3 x 3 lattice best supported by the candidates, or GridNotFound."""
+    return fit_grids(cands, settings, 1)[0]
+
+
+def _same_lattice(a: Grid, b: Grid) -> bool:
+    """Two fits of one lattice (perhaps windows a row or column apart: :func:`best_window`'s business):
+    of about one pitch, and every cell centre of one near a lattice point of the other."""
+    if not 0.8 <= a.pitch / b.pitch <= 1.25:
+        return False
+    ca = np.array([a.centre(r, c) for r in range(3) for c in range(3)])
+    coords = (ca - b.origin) @ np.linalg.inv(np.column_stack([b.col_step, b.row_step])).T
+    return bool(np.abs(coords - np.rint(coords)).max() < 0.3)
+
+
+def fit_grids(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS, count: int = 1) -> list[Grid]:
+    """The (up to) ``count`` distinct 3 x 3 lattices best supported by the candidates, best first, or
+    GridNotFound. Hypotheses are tried in order of score; one that fails (too few cells, not square)
+    ends the search when ``count`` is 1 and is skipped otherwise."""
     n = len(cands.xy)
     if n < 3:
         raise GridNotFound("no pattern: fewer than 3 cube-like shapes in view")
@@ -435,92 +460,114 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     inner = box(y0s, x0s, 3)
     ring = box(y0s - 1, x0s - 1, 5) - inner  # (every window's ring lies inside the 9 x 9 lattice window)
     scores = inner - ring - (0.02 * np.abs(np.log(np.abs(det) / pitch**2)))[:, None]
-    # the first window (in y0, x0 order) holding the best score, and the first hypothesis there
-    best_h = scores.argmax(0)
-    per_window = scores[best_h, np.arange(9)]
-    wi = int(np.argmax(per_window))
-    best_score = float(per_window[wi])
-    h, y0, x0 = int(best_h[wi]), int(y0s[wi]), int(x0s[wi])
-    # members: candidates on cells of the window
-    jv = rc[h, :, 1] + 4 - y0  # row index within window (v axis)
-    iu = rc[h, :, 0] + 4 - x0  # column index within window (u axis)
-    member = on[h] & (jv >= 0) & (jv <= 2) & (iu >= 0) & (iu <= 2)
-    idx = np.nonzero(member)[0]
-    if len(idx) < 3:
-        raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
-    # least-squares refinement: P = o + i u + j v
-    A = np.column_stack([np.ones(len(idx)), iu[idx], jv[idx]])
-    # rank < 3 (every member on one line of the lattice): the cells' coordinates are small integers,
-    # so the centred ones' 2 x 2 scatter matrix is singular exactly when its determinant is (near) 0
-    cen = A[:, 1:] - A[:, 1:].mean(0)
-    sc = cen.T @ cen
-    if sc[0, 0] * sc[1, 1] - sc[0, 1] * sc[1, 0] < 1e-9:
-        raise GridNotFound("no pattern: the cubes in view lie in one line")
-    sol, *_ = np.linalg.lstsq(A, P[idx], rcond=None)
-    o, u, v = sol[0], sol[1], sol[2]
-    # a square grid seen from at most ~25 degrees off vertical: steps of about one length, about square
-    if not _square_enough(Grid(o, u, v, (), 0, 0), settings.min_squareness, settings.max_skew):
-        raise GridNotFound("no pattern: the cube-like shapes do not form a square grid")
-    # one candidate per cell: the closest
-    cells = -np.ones((3, 3), dtype=int)
-    best_d = np.full((3, 3), np.inf)
-    for k in idx:
-        c, r = int(iu[k]), int(jv[k])
-        dk = math.hypot(*(P[k] - (o + c * u + r * v)))
-        if dk < best_d[r, c]:
-            best_d[r, c], cells[r, c] = dk, k
-    # recount: unassigned candidates near the grid, not on a cell
-    Binv = np.linalg.inv(np.column_stack([u, v]))
-    cc = (P - o) @ Binv.T  # (n, 2): i, j
-    assigned = set(int(k) for k in cells.ravel() if k >= 0)
-    med_r = _median(R[list(assigned)]) if assigned else _median(R)
-    med_c = _median(cands.contrast[list(assigned)]) if assigned else 1.0
-    reach = settings.out_of_line_reach
-    near = (
-        (cc[:, 0] >= -reach)
-        & (cc[:, 0] <= 2 + reach)
-        & (cc[:, 1] >= -reach)
-        & (cc[:, 1] <= 2 + reach)
-        & (_NEAR_SIZE_RATIO * med_r <= R)
-        & (med_r / _NEAR_SIZE_RATIO >= R)
-        & (_NEAR_CONTRAST_RATIO * med_c <= cands.contrast)
-    )
-    cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
-    pitch_now = (math.hypot(*u) + math.hypot(*v)) / 2
-    strays: list[int] = []
-    for k in np.nonzero(near)[0]:
-        if int(k) in assigned:
+
+    def _build(h: int, y0: int, x0: int, best_score: float) -> Grid:
+        # members: candidates on cells of the window
+        jv = rc[h, :, 1] + 4 - y0  # row index within window (v axis)
+        iu = rc[h, :, 0] + 4 - x0  # column index within window (u axis)
+        member = on[h] & (jv >= 0) & (jv <= 2) & (iu >= 0) & (iu <= 2)
+        idx = np.nonzero(member)[0]
+        if len(idx) < 3:
+            raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
+        # least-squares refinement: P = o + i u + j v
+        A = np.column_stack([np.ones(len(idx)), iu[idx], jv[idx]])
+        # rank < 3 (every member on one line of the lattice): the cells' coordinates are small integers,
+        # so the centred ones' 2 x 2 scatter matrix is singular exactly when its determinant is (near) 0
+        cen = A[:, 1:] - A[:, 1:].mean(0)
+        sc = cen.T @ cen
+        if sc[0, 0] * sc[1, 1] - sc[0, 1] * sc[1, 0] < 1e-9:
+            raise GridNotFound("no pattern: the cubes in view lie in one line")
+        sol, *_ = np.linalg.lstsq(A, P[idx], rcond=None)
+        o, u, v = sol[0], sol[1], sol[2]
+        # a square grid seen from at most ~25 degrees off vertical: steps of about one length, about square
+        if not _square_enough(Grid(o, u, v, (), 0, 0), settings.min_squareness, settings.max_skew):
+            raise GridNotFound("no pattern: the cube-like shapes do not form a square grid")
+        # one candidate per cell: the closest
+        cells = -np.ones((3, 3), dtype=int)
+        best_d = np.full((3, 3), np.inf)
+        for k in idx:
+            c, r = int(iu[k]), int(jv[k])
+            dk = math.hypot(*(P[k] - (o + c * u + r * v)))
+            if dk < best_d[r, c]:
+                best_d[r, c], cells[r, c] = dk, k
+        # recount: unassigned candidates near the grid, not on a cell
+        Binv = np.linalg.inv(np.column_stack([u, v]))
+        cc = (P - o) @ Binv.T  # (n, 2): i, j
+        assigned = set(int(k) for k in cells.ravel() if k >= 0)
+        med_r = _median(R[list(assigned)]) if assigned else _median(R)
+        med_c = _median(cands.contrast[list(assigned)]) if assigned else 1.0
+        reach = settings.out_of_line_reach
+        near = (
+            (cc[:, 0] >= -reach)
+            & (cc[:, 0] <= 2 + reach)
+            & (cc[:, 1] >= -reach)
+            & (cc[:, 1] <= 2 + reach)
+            & (_NEAR_SIZE_RATIO * med_r <= R)
+            & (med_r / _NEAR_SIZE_RATIO >= R)
+            & (_NEAR_CONTRAST_RATIO * med_c <= cands.contrast)
+        )
+        cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
+        pitch_now = (math.hypot(*u) + math.hypot(*v)) / 2
+        strays: list[int] = []
+        for k in np.nonzero(near)[0]:
+            if int(k) in assigned:
+                continue
+            # a second blob on a cube already in the grid (its side face, its shadow) is not a cube
+            if len(cube_xy) and np.min(np.hypot(*(cube_xy - P[k]).T)) < _NEAR_MIN_DISTANCE * pitch_now:
+                continue
+            strays.append(int(k))
+        stray_near = len(strays)
+        # orientation: columns along +x, rows along +y
+        centres = np.array([[o + c * u + r * v for c in range(3)] for r in range(3)])  # (row, col, xy)
+        grid_cells = cells
+        col_step, row_step = u, v
+        if abs(v[0]) > abs(u[0]):  # u runs mostly vertically: swap axes
+            col_step, row_step = v, u
+            grid_cells, centres = grid_cells.T, centres.transpose(1, 0, 2)
+        if col_step[0] < 0:
+            col_step = -col_step
+            grid_cells, centres = grid_cells[:, ::-1], centres[:, ::-1]
+        if row_step[1] < 0:
+            row_step = -row_step
+            grid_cells, centres = grid_cells[::-1, :], centres[::-1, :]
+        origin = centres[0, 0]
+        support = int((cells >= 0).sum())
+        return Grid(
+            origin=np.asarray(origin, dtype=np.float64),
+            col_step=np.asarray(col_step, dtype=np.float64),
+            row_step=np.asarray(row_step, dtype=np.float64),
+            cell_candidate=tuple(tuple(int(x) for x in row) for row in grid_cells),
+            support=support,
+            stray_near=stray_near,
+            strays=tuple(strays),
+            score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
+        )
+
+    # hypotheses ranked by score (ties: the first window in y0, x0 order, then the first hypothesis)
+    flat = scores.T.ravel()  # index wi * H + h
+    ranked = np.argsort(-flat, kind="stable")[: settings.lattice_attempts]
+    kept: list[Grid] = []
+    first_error: GridNotFound | None = None
+    for rank_i in ranked:
+        wi, h = divmod(int(rank_i), H)
+        best_score = float(flat[rank_i])
+        if kept and best_score < kept[0].score - settings.lattice_alt_margin:
+            break
+        try:
+            grid = _build(h, int(y0s[wi]), int(x0s[wi]), best_score)
+        except GridNotFound as e:
+            if count <= 1:
+                raise
+            first_error = first_error or e
             continue
-        # a second blob on a cube already in the grid (its side face, its shadow) is not a cube
-        if len(cube_xy) and np.min(np.hypot(*(cube_xy - P[k]).T)) < _NEAR_MIN_DISTANCE * pitch_now:
+        if any(_same_lattice(grid, other) for other in kept):
             continue
-        strays.append(int(k))
-    stray_near = len(strays)
-    # orientation: columns along +x, rows along +y
-    centres = np.array([[o + c * u + r * v for c in range(3)] for r in range(3)])  # (row, col, xy)
-    grid_cells = cells
-    col_step, row_step = u, v
-    if abs(v[0]) > abs(u[0]):  # u runs mostly vertically: swap axes
-        col_step, row_step = v, u
-        grid_cells, centres = grid_cells.T, centres.transpose(1, 0, 2)
-    if col_step[0] < 0:
-        col_step = -col_step
-        grid_cells, centres = grid_cells[:, ::-1], centres[:, ::-1]
-    if row_step[1] < 0:
-        row_step = -row_step
-        grid_cells, centres = grid_cells[::-1, :], centres[::-1, :]
-    origin = centres[0, 0]
-    support = int((cells >= 0).sum())
-    return Grid(
-        origin=np.asarray(origin, dtype=np.float64),
-        col_step=np.asarray(col_step, dtype=np.float64),
-        row_step=np.asarray(row_step, dtype=np.float64),
-        cell_candidate=tuple(tuple(int(x) for x in row) for row in grid_cells),
-        support=support,
-        stray_near=stray_near,
-        strays=tuple(strays),
-        score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
-    )
+        kept.append(grid)
+        if len(kept) >= max(1, count):
+            break
+    if not kept:
+        raise first_error or GridNotFound("no pattern: the cube-like shapes do not form a grid")
+    return kept
 
 
 def _square_enough(grid: Grid, squareness: float, skew: float) -> bool:
@@ -1222,27 +1269,30 @@ def read_shaker(
     g_sum = cv2.integral(g)
     lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
-    fits: list[tuple[float, Grid, Candidates, int]] = []
+    fits: list[tuple[float, Grid, Candidates, int]] = []  # each size's best lattice
+    alternatives: list[tuple[float, Grid, Candidates, int]] = []  # and its next best, distinct ones
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support:
             continue
         try:
-            grid = fit_grid(cands, settings)
+            grids = fit_grids(cands, settings, settings.lattices_per_size)
         except GridNotFound as e:
             error = e
             continue
-        if (
-            cell_separation(grid, g_sum, scale) < settings.separation_floor
-            or gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor
-        ):
-            continue  # cells not apart from each other: a lattice inside one object (a big cube, a card)
-        support = grid.support
-        if support < 9:
-            grid, cands = fill_from_other_sizes(grid, cands, all_cands, settings)
-        total = grid_plausibility(grid, cands, settings, edge_sum=g_sum, scale=scale)
-        total += settings.filled_weight * (grid.support - support)
-        fits.append((total, grid, cands, j))
-    if not fits:
+        for rank, grid in enumerate(grids):
+            if (
+                cell_separation(grid, g_sum, scale) < settings.separation_floor
+                or gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor
+            ):
+                continue  # cells not apart from each other: a lattice inside one object (a big cube, a card)
+            support = grid.support
+            cands_f = cands
+            if support < 9:
+                grid, cands_f = fill_from_other_sizes(grid, cands, all_cands, settings)
+            total = grid_plausibility(grid, cands_f, settings, edge_sum=g_sum, scale=scale)
+            total += settings.filled_weight * (grid.support - support)
+            (fits if rank == 0 else alternatives).append((total, grid, cands_f, j))
+    if not fits and not alternatives:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
     # the few most plausible lattices are checked cell by cell; the one with most cubes verified wins
     fits.sort(key=lambda f: -f[0])
@@ -1258,6 +1308,30 @@ def read_shaker(
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
+    # fewer than nine cubes there: the sizes' other lattices (gingham checks or a card may have won the
+    # fit) are checked too, and one with more cubes verified wins (then the more plausible)
+    best_cubes = sum(t["cube"] for t in best[4]) if best is not None else -1
+    choice: dict[str, Any] = {}
+    if best_cubes < 9 and alternatives:
+        alternatives.sort(key=lambda f: -f[0])
+        alt_best: tuple[tuple[int, float], tuple[float, Grid, Candidates, int, list[dict[str, Any]]]] | None = None
+        for total, grid0, cands0, j0 in alternatives[: settings.alternatives_checked]:
+            grid_v, cands_v, tests = verify_cells(
+                frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
+            )
+            key = (sum(t["cube"] for t in tests), total)
+            # a gain of one cube counts only when every cube of it has its outline found (one cell taken by
+            # its colour alone can be the table: white on a light table, a light check through a gap)
+            outlined = all(t["outline"] for t in tests if t["cube"])
+            gain = key[0] - best_cubes
+            eligible = gain >= settings.alternative_min_gain or (gain > 0 and outlined)
+            if eligible and (alt_best is None or key > alt_best[0]):
+                alt_best = (key, (total, grid_v, cands_v, j0, tests))
+        if alt_best is not None:
+            choice = {"primary": round(float(fits[0][0]), 2) if fits else None}
+            choice["alternative"] = round(float(alt_best[1][0]), 2)
+            choice["cubes"] = [best_cubes, alt_best[0][0]]
+            best = alt_best[1]
     assert best is not None
     _, grid, cands, j, cell_tests = best
     shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
@@ -1298,6 +1372,7 @@ def read_shaker(
         "strays": strays,
         "cell_tests": cell_tests,
         "cubes_around": around,
+        "lattice_choice": choice,
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(grid, cubes, len(strays), settings, offsets)

@@ -294,3 +294,38 @@ def test_cubes_that_look_like_their_gaps_are_no_pattern(shaker_plain_scene):
     strict = replace(DEFAULT_SETTINGS, min_median_gap=1000.0)
     reading = read_shaker(frame_bgr, settings=strict)
     assert not reading.valid and reading.reason == "no pattern: no grid of separate cubes"
+
+
+def test_fit_grids_keeps_distinct_lattices_not_shifted_windows():
+    """Two 3 x 3 groups of cube-like shapes of one size: the best lattice and the other are both kept, and
+    a window of the first lattice a row over is not counted as another lattice."""
+    from vision.shaker import Candidates, _same_lattice, fit_grids
+
+    a = [(100 + 30 * c, 100 + 30 * r) for r in range(3) for c in range(3)]
+    b = [(400 + 34 * c, 300 + 34 * r) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    xy = np.array(a + b, dtype=float)
+    cands = Candidates(xy, np.full(len(xy), 9.0), np.full(len(xy), 3.0), 2.0)
+    grids = fit_grids(cands, count=3)
+    assert len(grids) >= 2
+    origins = [tuple(np.round(g.origin)) for g in grids]
+    assert (100.0, 100.0) in origins and (400.0, 300.0) in origins
+    assert not any(_same_lattice(g, h) for i, g in enumerate(grids) for h in grids[:i])
+    shifted = replace(grids[0], origin=grids[0].centre(1, 0))
+    assert _same_lattice(shifted, grids[0])
+    # one lattice only when asked for one (the reader's previous behaviour)
+    assert len(fit_grids(cands, count=1)) == 1
+
+
+def test_a_lattice_other_than_the_best_fit_is_verified_when_the_best_holds_few_cubes():
+    """A generated scene (plain dark table, the box and three strays) where each size's best lattice is
+    not the grid's: the sizes' next lattices are verified too, and the one with nine cubes is read."""
+    from vision.shaker import DEFAULT_SETTINGS
+    from vision.shaker_scene import render_scene_set
+
+    frame_bgr, truth = render_scene_set(random.Random(4242), 57)[56]
+    assert truth["valid"]
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    assert reading.debug["lattice_choice"]["cubes"][1] == 9
+    only_best = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1))
+    assert not only_best.valid
