@@ -34,9 +34,10 @@ frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] 
 
 from __future__ import annotations
 
+import itertools
 import math
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -375,8 +376,19 @@ def _same_lattice(a: Grid, b: Grid) -> bool:
 
 def fit_grids(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS, count: int = 1) -> list[Grid]:
     """The (up to) ``count`` distinct 3 x 3 lattices best supported by the candidates, best first, or
-    GridNotFound. Hypotheses are tried in order of score; one that fails (too few cells, not square)
-    ends the search when ``count`` is 1 and is skipped otherwise."""
+    GridNotFound (see :func:`lattices`)."""
+    return list(itertools.islice(lattices(cands, settings), max(1, count)))
+
+
+def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> Iterator[Grid]:
+    """The distinct 3 x 3 lattices the candidates support, best first, made as they are asked for.
+
+    Hypotheses (a candidate, a neighbour and one at right angles: the steps) are scored by the
+    candidates on the 3 x 3 window against those just around it and tried in that order; one that
+    fails (too few cells, cells in one line, not square) is skipped; one of a lattice already given
+    (perhaps a row over) is skipped; the search ends ``lattice_alt_margin`` below the best's score.
+    Raises GridNotFound (at the first ``next``) when there is none.
+    """
     n = len(cands.xy)
     if n < 3:
         raise GridNotFound("no pattern: fewer than 3 cube-like shapes in view")
@@ -556,18 +568,14 @@ def fit_grids(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS, co
         try:
             grid = _build(h, int(y0s[wi]), int(x0s[wi]), best_score)
         except GridNotFound as e:
-            if count <= 1:
-                raise
             first_error = first_error or e
             continue
         if any(_same_lattice(grid, other) for other in kept):
             continue
         kept.append(grid)
-        if len(kept) >= max(1, count):
-            break
+        yield grid
     if not kept:
         raise first_error or GridNotFound("no pattern: the cube-like shapes do not form a grid")
-    return kept
 
 
 def _square_enough(grid: Grid, squareness: float, skew: float) -> bool:
@@ -1269,31 +1277,46 @@ def read_shaker(
     g_sum = cv2.integral(g)
     lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+    def assess(grid: Grid, cands: Candidates, j: int) -> tuple[float, Grid, Candidates, int] | None:
+        """A lattice's plausibility (after filling empty cells from other sizes), None when its cells are
+        not apart from each other: a lattice inside one object (a big cube, a card)."""
+        if (
+            cell_separation(grid, g_sum, scale) < settings.separation_floor
+            or gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor
+        ):
+            return None
+        support = grid.support
+        if support < 9:
+            grid, cands = fill_from_other_sizes(grid, cands, all_cands, settings)
+        total = grid_plausibility(grid, cands, settings, edge_sum=g_sum, scale=scale)
+        return total + settings.filled_weight * (grid.support - support), grid, cands, j
+
     fits: list[tuple[float, Grid, Candidates, int]] = []  # each size's best lattice
-    alternatives: list[tuple[float, Grid, Candidates, int]] = []  # and its next best, distinct ones
+    searches: list[tuple[Iterator[Grid], Candidates, int]] = []  # and where its next ones come from
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support:
             continue
+        search = lattices(cands, settings)
         try:
-            grids = fit_grids(cands, settings, settings.lattices_per_size)
+            grid = next(search)
         except GridNotFound as e:
             error = e
             continue
-        for rank, grid in enumerate(grids):
-            if (
-                cell_separation(grid, g_sum, scale) < settings.separation_floor
-                or gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor
-            ):
-                continue  # cells not apart from each other: a lattice inside one object (a big cube, a card)
-            support = grid.support
-            cands_f = cands
-            if support < 9:
-                grid, cands_f = fill_from_other_sizes(grid, cands, all_cands, settings)
-            total = grid_plausibility(grid, cands_f, settings, edge_sum=g_sum, scale=scale)
-            total += settings.filled_weight * (grid.support - support)
-            (fits if rank == 0 else alternatives).append((total, grid, cands_f, j))
-    if not fits and not alternatives:
-        return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
+        searches.append((search, cands, j))
+        fit = assess(grid, cands, j)
+        if fit is not None:
+            fits.append(fit)
+
+    def alternatives() -> list[tuple[float, Grid, Candidates, int]]:
+        """The sizes' next best distinct lattices (``lattices_per_size`` in all), most plausible first."""
+        out = []
+        for search, cands, j in searches:
+            for grid in itertools.islice(search, settings.lattices_per_size - 1):
+                fit = assess(grid, cands, j)
+                if fit is not None:
+                    out.append(fit)
+        return sorted(out, key=lambda f: -f[0])
+
     # the few most plausible lattices are checked cell by cell; the one with most cubes verified wins
     fits.sort(key=lambda f: -f[0])
     best: tuple[float, Grid, Candidates, int, list[dict[str, Any]]] | None = None
@@ -1312,10 +1335,9 @@ def read_shaker(
     # fit) are checked too, and one with more cubes verified wins (then the more plausible)
     best_cubes = sum(t["cube"] for t in best[4]) if best is not None else -1
     choice: dict[str, Any] = {}
-    if best_cubes < 9 and alternatives:
-        alternatives.sort(key=lambda f: -f[0])
+    if best_cubes < 9:
         alt_best: tuple[tuple[int, float], tuple[float, Grid, Candidates, int, list[dict[str, Any]]]] | None = None
-        for total, grid0, cands0, j0 in alternatives[: settings.alternatives_checked]:
+        for total, grid0, cands0, j0 in alternatives()[: settings.alternatives_checked]:
             grid_v, cands_v, tests = verify_cells(
                 frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
             )
@@ -1332,6 +1354,8 @@ def read_shaker(
             choice["alternative"] = round(float(alt_best[1][0]), 2)
             choice["cubes"] = [best_cubes, alt_best[0][0]]
             best = alt_best[1]
+    if best is None:
+        return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
     assert best is not None
     _, grid, cands, j, cell_tests = best
     shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
