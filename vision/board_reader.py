@@ -77,6 +77,9 @@ class ReaderSettings:
     correlation_weight: float = 11.0  # weight of correlation (above correlation_base) against the colour distance
     correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
     light_iterations: int = 3  # read, fit the light on the reading, read again
+    weak_correlation: float = 0.5  # a picture match below this (unseen art, chance) ...
+    colour_gap: float = 10.0  # ... counts less for a reading whose mean colour is this much (CIE76) further than
+    colour_gap_ramp: float = 10.0  # the nearest reading's, and nothing beyond this much more (ramp: inf: off)
     border_light_penalty: float = 2.0  # a reading's distance under the border's light alone, plus this, also counts
     detail_sigma_cells: float = 0.15  # detail = the board less its blur at this scale (cells)
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
@@ -1282,10 +1285,13 @@ def classify_cells(
             # at the board's edge): each reading also keeps its distance under the border's light alone
             p = settings.border_light_penalty
             dist = [{k: min(v, first[i][k] + p) for k, v in d.items()} for i, d in enumerate(dist)]
+        # (only for the last reading: the light is fitted on the readings before, colour or not)
+        last = iteration + 1 == settings.light_iterations
+        gates = colour_gates(corrected, ncc, looks, c, m, settings) if last else None
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
-            totals = _totals(dist, ncc, structured, settings)
+            totals = _totals(dist, ncc, structured, settings, gates)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
-        letters, confidence = _decide(dist, ncc, structured, settings)
+        letters, confidence = _decide(dist, ncc, structured, settings, gates)
         if iteration + 1 < settings.light_iterations:
             expected = np.array(
                 [looks.empty_means[i] if t == EMPTY else looks.tile_means[t] for i, t in enumerate(letters)]
@@ -1296,9 +1302,12 @@ def classify_cells(
     if settings.photo_examples_confidence < 1.0:
         # tiles read with confidence teach the others in the same photo: same light, and perhaps an
         # illustration the known layout did not show
-        sure = [i for i in range(SIZE * SIZE) if confidence[i] >= settings.photo_examples_confidence]
-        sure_tiles = [i for i in sure if letters[i] != EMPTY]
-        sure_empty = [i for i in sure if letters[i] == EMPTY]
+        # (the examples as read without the colour gates: a gate that tips a washed-out cell must not
+        # make it teach its neighbours)
+        taught, surety = (letters, confidence) if gates is None else _decide(dist, ncc, structured, settings)
+        sure = [i for i in range(SIZE * SIZE) if surety[i] >= settings.photo_examples_confidence]
+        sure_tiles = [i for i in sure if taught[i] != EMPTY]
+        sure_empty = [i for i in sure if taught[i] == EMPTY]
         if sure_tiles or sure_empty:
             detail = _detail(board_bgr, c)
             t = looks.template_px
@@ -1311,25 +1320,75 @@ def classify_cells(
                     continue
                 w = _windows(detail, i // SIZE, i % SIZE, c, m, t, shift)[0]
                 for j in sure_tiles:
-                    letter = letters[j]
+                    letter = taught[j]
                     ncc[i][letter] = max(ncc[i][letter], float((w @ own[j].T).max()))
                     dist[i][letter] = min(dist[i][letter], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
                 # an empty cell printed like this one (alike at calibration) shows its empty look in this light
                 for j in sure_empty:
                     if looks.empty_alike[i, j] <= settings.alike_empty:
                         dist[i][EMPTY] = min(dist[i][EMPTY], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
-            letters, confidence = _decide(dist, ncc, structured, settings)
+            if gates is not None:
+                gates = colour_gates(corrected, ncc, looks, c, m, settings)
+            letters, confidence = _decide(dist, ncc, structured, settings, gates)
     return letters, confidence
 
 
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0-100) of rows of BGR colours (0-255)."""
+    f = np.asarray(bgr, dtype=np.float32).reshape(-1, 1, 3) * np.float32(1 / 255.0)
+    return cv2.cvtColor(f, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float64)
+
+
+def colour_gates(
+    corrected_bgr: np.ndarray,
+    ncc: list[dict[str, float]],
+    looks: CellLooks,
+    cell_px: int,
+    margin: int,
+    settings: ReaderSettings = SETTINGS,
+) -> list[dict[str, float]] | None:
+    """Per cell, how much each tile reading's correlation may count given the cell's mean colour.
+
+    A picture the calibration never showed (another road or park illustration) still correlates a
+    little with some look, often of another type (a straight road with a park's path); such a weak
+    match must not outvote a mean colour that is clearly another type's (gray road, green park). So a
+    reading whose picture matches less than ``weak_correlation`` and whose mean colour (light undone) is
+    ``colour_gap`` further than the nearest tile type's loses that evidence, in full ``colour_gap_ramp``
+    further. A clear match (a washed-out factory under glare) keeps it whatever its colour.
+    """
+    if not math.isfinite(settings.colour_gap_ramp):
+        return None
+    means = _lab(cell_means(corrected_bgr, cell_px, margin))
+    types = list(looks.tile_means)
+    expected = _lab(np.array([looks.tile_means[t] for t in types]))
+    far = np.sqrt(((means[:, None, :] - expected[None, :, :]) ** 2).sum(axis=2))  # 36 x types
+    # between tile types only: a tile in its cell's colour (a park on green) is still told by its picture
+    nearest = far.min(axis=1)
+    excess = np.clip((far - nearest[:, None] - settings.colour_gap) / settings.colour_gap_ramp, 0.0, 1.0)
+    out = []
+    for i in range(SIZE * SIZE):
+        gate = {}
+        for j, t in enumerate(types):
+            weak = float(np.clip((settings.weak_correlation - ncc[i][t]) / 0.15, 0.0, 1.0))
+            gate[t] = 1.0 - float(excess[i, j]) * weak
+        out.append(gate)
+    return out
+
+
 def _totals(
-    dist: list[dict[str, float]], ncc: list[dict[str, float]], structured: np.ndarray, settings: ReaderSettings
+    dist: list[dict[str, float]],
+    ncc: list[dict[str, float]],
+    structured: np.ndarray,
+    settings: ReaderSettings,
+    colour_gate: list[dict[str, float]] | None = None,
 ) -> list[dict[str, float]]:
-    """Per cell and reading: colour distance less weighted correlation (smaller is likelier)."""
+    """Per cell and reading: colour distance less weighted correlation (smaller is likelier).
+
+    ``colour_gate`` (of :func:`colour_gates`) scales each reading's correlation evidence."""
     out = []
     base = settings.correlation_base
     for i, d in enumerate(dist):
-        gate = {k: structured[i] for k in d}
+        gate = {k: structured[i] * (colour_gate[i].get(k, 1.0) if colour_gate else 1.0) for k in d}
         if settings.sure_empty_correlation < 1.0:  # a strong match to its own empty print counts in full
             sure = (ncc[i][EMPTY] - settings.sure_empty_correlation) / 0.15 + 1.0
             gate[EMPTY] = max(structured[i], float(np.clip(sure, 0.0, 1.0)))
@@ -1340,11 +1399,15 @@ def _totals(
 
 
 def _decide(
-    dist: list[dict[str, float]], ncc: list[dict[str, float]], structured: np.ndarray, settings: ReaderSettings
+    dist: list[dict[str, float]],
+    ncc: list[dict[str, float]],
+    structured: np.ndarray,
+    settings: ReaderSettings,
+    colour_gate: list[dict[str, float]] | None = None,
 ) -> tuple[list[str], list[float]]:
     """Each cell's best reading (smallest distance less weighted correlation) and its confidence."""
     letters, confidence = [], []
-    for total in _totals(dist, ncc, structured, settings):
+    for total in _totals(dist, ncc, structured, settings, colour_gate):
         ranked = sorted(total.items(), key=lambda kv: kv[1])
         letters.append(ranked[0][0])
         confidence.append(float(1.0 - math.exp(-(ranked[1][1] - ranked[0][1]) / settings.confidence_scale)))

@@ -273,6 +273,29 @@ def test_a_light_fit_that_over_corrects_the_edges_does_not_misread_them(monkeypa
     assert wrong(br.SETTINGS) == 0
 
 
+def test_a_weak_picture_match_does_not_outvote_a_clear_colour_of_another_type() -> None:
+    """Print 905 shows only curved roads at calibration; its photos' straight roads and crossroads match a
+    park's path a little better than any road look, and were read as parks though gray. A weak picture
+    match (below ``weak_correlation``) of a reading whose mean colour is far off no longer counts: measured
+    9 wrong cells on these three photos without the colour gates, 2 with (fails with ``colour_gap_ramp``
+    inf)."""
+    _, cal = scene_and_calibration(905, "inland")
+
+    def wrong(settings: br.ReaderSettings) -> int:
+        total = 0
+        for i in (10, 15, 21):
+            frame_bgr, truth = board_photo(905, "inland", 905000 + i, NORTHS[i % 4], hard=i % 5 == 4)
+            reading = read_board(frame_bgr, cal, settings)
+            assert reading.found
+            total += sum(
+                a != b for t, g in zip(truth["grid"], reading.grid, strict=True) for a, b in zip(t, g, strict=True)
+            )
+        return total
+
+    assert wrong(replace(br.SETTINGS, colour_gap_ramp=np.inf)) >= 6
+    assert wrong(br.SETTINGS) <= 2
+
+
 def test_correlation_against_the_empty_look_ignores_a_window_s_slope() -> None:
     """A cell's edges leave a smooth halo in its detail; against the empty look only structure counts."""
     size = 12
