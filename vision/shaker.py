@@ -558,13 +558,24 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     # hypotheses ranked by score (ties: the first window in y0, x0 order, then the first hypothesis)
     flat = scores.T.ravel()  # index wi * H + h
     ranked = np.argsort(-flat, kind="stable")[: settings.lattice_attempts]
+    # each ranked hypothesis's nine cells as the hypothesis puts them (before least squares): one on a
+    # lattice already given is skipped without being built
+    r_w, r_h = np.divmod(ranked, H)
+    r_u, r_v = B[r_h, :, 0], B[r_h, :, 1]
+    r_o = P[ai[r_h]] + (x0s[r_w] - 4)[:, None] * r_u + (y0s[r_w] - 4)[:, None] * r_v
+    cr = np.array([(c, r) for r in range(3) for c in range(3)], dtype=np.float64)
+    r_pts = r_o[:, None, :] + cr[None, :, 0:1] * r_u[:, None, :] + cr[None, :, 1:2] * r_v[:, None, :]
+    r_pitch = pitch[r_h]
+    known = np.zeros(len(ranked), bool)
     kept: list[Grid] = []
     first_error: GridNotFound | None = None
-    for rank_i in ranked:
+    for n_i, rank_i in enumerate(ranked):
         wi, h = divmod(int(rank_i), H)
         best_score = float(flat[rank_i])
         if kept and best_score < kept[0].score - settings.lattice_alt_margin:
             break
+        if known[n_i]:
+            continue
         try:
             grid = _build(h, int(y0s[wi]), int(x0s[wi]), best_score)
         except GridNotFound as e:
@@ -573,6 +584,9 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         if any(_same_lattice(grid, other) for other in kept):
             continue
         kept.append(grid)
+        coords = (r_pts - grid.origin) @ np.linalg.inv(np.column_stack([grid.col_step, grid.row_step])).T
+        ratio = r_pitch / grid.pitch
+        known |= (np.abs(coords - np.rint(coords)).max(axis=(1, 2)) < 0.3) & (ratio >= 0.8) & (ratio <= 1.25)
         yield grid
     if not kept:
         raise first_error or GridNotFound("no pattern: the cube-like shapes do not form a grid")
