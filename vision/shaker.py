@@ -137,6 +137,8 @@ class ShakerSettings:
     gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
     gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
     cell_table_margin: float = 3.0  # a cell this much nearer the table (in any shadow) than the palette is table
+    override_gap_min: float = 10.0  # ...unless this far from each of the four gaps beside it (CIE76)...
+    override_palette_max: float = 10.0  # ...and this near a palette colour
     shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
     offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
     offset_colour: int = 24  # ...as the pixels this near its colour (L1 in 8-bit Lab)
@@ -663,6 +665,7 @@ def verify_cells(
     *,
     lab_sum: np.ndarray | None = None,
     edge_sum: np.ndarray | None = None,
+    stand_out: bool = False,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
@@ -670,7 +673,10 @@ def verify_cells(
     full light or in any shadow: the table's colour scaled down), and either a cube-like outline was
     found there, or its colour is clearly nearer the palette than the table, or it differs from the
     table in each of the four gaps beside it. The table in a neighbour's shadow, a hand, a shadow on a
-    wooden table: no palette colour, or no better than the table.
+    wooden table: no palette colour, or no better than the table. With ``stand_out`` (the chosen lattice's
+    last check: never while lattices are compared, where a lattice a column over on the cubes' shadows
+    would gain by it), a cell the table in some shadow explains still holds a cube when it is near a
+    palette colour and far from the table in each of the four gaps beside it.
     """
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
     med_r = _median(cands.radius[members]) if members else grid.pitch / 3
@@ -724,7 +730,15 @@ def verify_cells(
         apart = d_gap[i] >= settings.cell_gap_min
         # a cell of the table's colour and of its gaps' is the table, whatever outline was found there
         same_as_table = d_tab[i] < settings.table_same_delta_e and d_gap[i] < settings.gap_same_delta_e
-        cube = palette_like and not table_better and not same_as_table and (bool(have[i]) or distinct or apart)
+        # a colour the table takes in some shadow, yet far from the table in each of the four gaps beside
+        # it and near a palette colour: a cube (gray or white on a light table, black on a dark one)
+        stands_out = stand_out and d_gap[i] >= settings.override_gap_min and d_pal[i] <= settings.override_palette_max
+        cube = (
+            palette_like
+            and (not table_better or stands_out)
+            and not same_as_table
+            and (bool(have[i]) or distinct or apart)
+        )
         tests.append(
             {
                 "row": r,
@@ -1291,6 +1305,7 @@ def read_shaker(
     g_sum = cv2.integral(g)
     lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+
     def assess(grid: Grid, cands: Candidates, j: int) -> tuple[float, Grid, Candidates, int] | None:
         """A lattice's plausibility (after filling empty cells from other sizes), None when its cells are
         not apart from each other: a lattice inside one object (a big cube, a card)."""
@@ -1393,6 +1408,21 @@ def read_shaker(
         if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
             break
         grid, cands, cell_tests = grid_r, cands_r, tests_r
+    if not all(t["cube"] for t in cell_tests):
+        grid_o, cands_o, tests_o = verify_cells(
+            frame_bgr,
+            grid,
+            cands,
+            table_lab8,
+            scale,
+            palette,
+            settings,
+            lab_sum=lab_sum,
+            edge_sum=g_sum,
+            stand_out=True,
+        )
+        if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
+            grid, cands, cell_tests = grid_o, cands_o, tests_o
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:

@@ -329,3 +329,49 @@ def test_a_lattice_other_than_the_best_fit_is_verified_when_the_best_holds_few_c
     assert reading.debug["lattice_choice"]["cubes"][1] == 9
     only_best = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1))
     assert not only_best.valid
+
+
+def test_a_cell_apart_from_its_gaps_is_a_cube_though_the_table_in_shadow_explains_its_colour():
+    """A gray cube a shade darker than the palette's, on a table whose colour in shadow is just that: the
+    table explains the cell's colour better, but the cell is far from the light table in all four gaps
+    beside it. Counted a cube only in the chosen lattice's last check (``stand_out``)."""
+    import cv2
+
+    from vision.shaker import DEFAULT_SETTINGS, Candidates, Grid, edge_strength, table_difference, verify_cells
+
+    def lin_to_bgr(lin):
+        lin = np.clip(lin, 0, 1)
+        srgb = np.where(lin <= 0.0031308, 12.92 * lin, 1.055 * lin ** (1 / 2.4) - 0.055)
+        return tuple(int(v) for v in np.rint(srgb[::-1] * 255))
+
+    palette = default_palette()
+    ref = dict(zip(palette.names, palette.ref_lab, strict=True))
+    shade_lin = lab_to_linear_rgb((ref["gray"] + np.array([-7.0, 0, 0]))[None])[0]
+    frame_bgr = np.empty((480, 640, 3), np.uint8)
+    frame_bgr[:] = lin_to_bgr(shade_lin / 0.42)  # the table: the cell's colour is it in a 0.42 shadow
+    names = [["red", "blue", "green"], ["black", None, "white"], ["green", "red", "blue"]]
+    pitch, size = 60, 44
+    for r in range(3):
+        for c in range(3):
+            x, y = 230 + c * pitch, 150 + r * pitch
+            colour = lin_to_bgr(lab_to_linear_rgb(ref[names[r][c]][None])[0] if names[r][c] else shade_lin)
+            cv2.rectangle(frame_bgr, (x - size // 2, y - size // 2), (x + size // 2, y + size // 2), colour, -1)
+    _, scale, lab, table = table_difference(frame_bgr, DEFAULT_SETTINGS)
+    edge_sum = cv2.integral(edge_strength(lab, DEFAULT_SETTINGS))
+    lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)
+    xy = np.array([(230 + c * pitch, 150 + r * pitch) for r in range(3) for c in range(3)], float)
+    cands = Candidates(xy, np.full(9, size / 2), np.full(9, 3.0), scale, np.ones(9))
+    grid = Grid(
+        np.array([230.0, 150.0]), np.array([60.0, 0.0]), np.array([0.0, 60.0]), ((0, 1, 2), (3, 4, 5), (6, 7, 8)), 9, 0
+    )
+    results = {}
+    for stand_out in (False, True):
+        _, _, tests = verify_cells(
+            frame_bgr, grid, cands, table, scale, palette, lab_sum=lab_sum, edge_sum=edge_sum, stand_out=stand_out
+        )
+        centre = tests[4]
+        assert centre["d_table"] + DEFAULT_SETTINGS.cell_table_margin < centre["d_palette"]
+        assert centre["d_gap"] >= DEFAULT_SETTINGS.override_gap_min
+        results[stand_out] = centre["cube"]
+        assert all(t["cube"] for i, t in enumerate(tests) if i != 4)
+    assert results == {False: False, True: True}
