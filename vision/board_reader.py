@@ -67,6 +67,7 @@ class ReaderSettings:
     climb_cell_px: int = 10  # ... and a found but unsure area's corners moved to match the border best, at this size
     climb_steps: tuple[float, ...] = (0.4, 0.2, 0.1)  # corner steps (cells), coarse to fine (empty: off)
     climb_rounds: int = 6  # most steps of each size
+    climb_from: float = 0.3  # ... also from a match this far below min_border_match (then up to sure_border_match)
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
@@ -1463,13 +1464,16 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
         k, score, margin = orient_board(detect_gray, cells, calibration, settings)
         if score > best["score"]:
             best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
-    if first < settings.min_border_match <= best["score"]:
-        # found only one cell over or refitted: the area may still be skewed (one corner off by most of a
-        # cell, too far for the refinements that follow): its corners moved to where the border matches best
-        # (only here: on a board the outline found, it moved borderline cells of the dev photos the wrong way)
+    if first < settings.min_border_match and best["score"] >= settings.climb_from:
+        # found only one cell over or refitted, or nearly found: the area may still be skewed (one corner off
+        # by most of a cell, too far for the refinements that follow): its corners moved to where the border
+        # matches best (only here: on a board the outline found, it moved borderline cells of the dev photos
+        # the wrong way). Climbing from below the board threshold must end in a clear match: anything
+        # climbs a little on a table without a board
         cells = climb_border(detect_gray, best["cells"] * f, best["k"], calibration, settings)
         k, score, margin = orient_board(detect_gray, cells, calibration, settings)
-        if score > best["score"]:
+        enough = best["score"] >= settings.min_border_match or score >= settings.sure_border_match
+        if score > best["score"] and enough:
             best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
     return best
 

@@ -255,6 +255,29 @@ def test_a_lattice_one_cell_off_and_skewed_is_brought_onto_the_cells(monkeypatch
     assert right >= 34
 
 
+def test_a_board_nearly_matched_is_climbed_to_a_clear_match_and_a_table_is_not(monkeypatch) -> None:
+    """Two corners of the only lattice found a cell off (heavy shadow over the border): its border matches
+    below the board threshold, yet climbing its corners finds the board, north right (fails with
+    ``climb_from`` 1). A photo without a board climbs too, but never to the clear match asked for."""
+    _, cal = scene_and_calibration(306, "waterfront")
+    frame_bgr, truth = board_photo(306, "waterfront", 30611, "left")
+    true = br._order_corners(np.array(truth["corners"], dtype=np.float64))
+    moves = np.zeros((4, 2))
+    moves[1], moves[3] = [1.1, 0.66], [-0.55, -0.33]
+    wrong = br._apply(np.linalg.inv(br._canonical_h(true, 1.0, 0.0)), br._square(6) + moves)
+    f = br.SETTINGS.detect_long_side / max(frame_bgr.shape[:2])
+    real = br.fit_cell_lattice
+    monkeypatch.setattr(br, "fit_cell_lattice", lambda gray, quad, top=3: [wrong * f])
+    off = br._locate(frame_bgr, cal, replace(br.SETTINGS, climb_from=1.0))
+    assert br.SETTINGS.climb_from <= off["score"] < br.SETTINGS.min_border_match
+    found = br._locate(frame_bgr, cal, br.SETTINGS)
+    assert found["score"] >= br.SETTINGS.sure_border_match and NORTHS[found["k"]] == "left"
+    assert np.abs(br._apply(br._canonical_h(found["cells"], 1.0, 0.0), true) - br._square(6)).max() < 0.25
+    monkeypatch.setattr(br, "fit_cell_lattice", real)
+    table_bgr, _ = render_board_photo(None, random.Random(7), scene=None, board=False, width=W, height=H)
+    assert not read_board(table_bgr, cal, replace(br.SETTINGS, climb_from=0.0)).found
+
+
 @pytest.mark.parametrize("amount", [80.0, 120.0])
 def test_a_light_fit_that_over_corrects_the_edges_does_not_misread_them(monkeypatch, amount: float) -> None:
     """A glare spot or haze can pull the light fitted on the cells far out at the board's edges (the dev
