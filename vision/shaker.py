@@ -1360,9 +1360,54 @@ def read_shaker(
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
-    # fewer than nine cubes there: the sizes' other lattices (gingham checks or a card may have won the
-    # fit) are checked too, and one with more cubes verified wins (then the more plausible)
-    best_cubes = sum(t["cube"] for t in best[4]) if best is not None else -1
+    Settled = tuple[Grid, Candidates, list[dict[str, Any]], int, int]
+
+    def settle(grid: Grid, cands: Candidates, cell_tests: list[dict[str, Any]], j: int) -> Settled:
+        """The lattice's window moved by a row or column when the cubes say so, refitted to the cubes' top
+        faces, and its cells' last check; with the cubes counted around it and the size's index."""
+        shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
+        if shifted is not grid:
+            grid_s, cands_s, tests_s = verify_cells(
+                frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
+            )
+            # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
+            if sum(t["cube"] for t in tests_s) > sum(t["cube"] for t in cell_tests):
+                grid, cands, cell_tests = grid_s, cands_s, tests_s
+        for _ in range(settings.refine_passes):
+            cube_mask = np.array([t["cube"] for t in cell_tests])
+            refined, cands_r = refine_grid(
+                grid, cands, lab, scale, cube_mask, np.array([t["xy"] for t in cell_tests]), settings
+            )
+            if refined is grid:
+                break
+            grid_r, cands_r, tests_r = verify_cells(
+                frame_bgr, refined, cands_r, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
+            )
+            if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
+                break
+            grid, cands, cell_tests = grid_r, cands_r, tests_r
+        if not all(t["cube"] for t in cell_tests):
+            grid_o, cands_o, tests_o = verify_cells(
+                frame_bgr,
+                grid,
+                cands,
+                table_lab8,
+                scale,
+                palette,
+                settings,
+                lab_sum=lab_sum,
+                edge_sum=g_sum,
+                stand_out=True,
+            )
+            if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
+                grid, cands, cell_tests = grid_o, cands_o, tests_o
+        return grid, cands, cell_tests, around, j
+
+    settled = settle(best[1], best[2], best[4], best[3]) if best is not None else None
+    # fewer than nine cubes on it (after its window and refit): the sizes' other lattices (gingham checks
+    # or a card may have won the fit) are checked too, and one with more cubes verified wins (then the
+    # more plausible), if it still has more once settled
+    best_cubes = sum(t["cube"] for t in settled[2]) if settled is not None else -1
     choice: dict[str, Any] = {}
     if best_cubes < 9:
         alt_best: tuple[tuple[int, float], tuple[float, Grid, Candidates, int, list[dict[str, Any]]]] | None = None
@@ -1379,50 +1424,17 @@ def read_shaker(
             if eligible and (alt_best is None or key > alt_best[0]):
                 alt_best = (key, (total, grid_v, cands_v, j0, tests))
         if alt_best is not None:
-            choice = {"primary": round(float(fits[0][0]), 2) if fits else None}
-            choice["alternative"] = round(float(alt_best[1][0]), 2)
-            choice["cubes"] = [best_cubes, alt_best[0][0]]
-            best = alt_best[1]
-    if best is None:
+            _, grid_a, cands_a, j_a, tests_a = alt_best[1]
+            settled_alt = settle(grid_a, cands_a, tests_a, j_a)
+            alt_cubes = sum(t["cube"] for t in settled_alt[2])
+            if alt_cubes > best_cubes:
+                choice = {"primary": round(float(fits[0][0]), 2) if fits else None}
+                choice["alternative"] = round(float(alt_best[1][0]), 2)
+                choice["cubes"] = [best_cubes, alt_cubes]
+                settled = settled_alt
+    if settled is None:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
-    assert best is not None
-    _, grid, cands, j, cell_tests = best
-    shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
-    if shifted is not grid:
-        grid_s, cands_s, tests_s = verify_cells(
-            frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-        )
-        # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
-        if sum(t["cube"] for t in tests_s) > sum(t["cube"] for t in cell_tests):
-            grid, cands, cell_tests = grid_s, cands_s, tests_s
-    for _ in range(settings.refine_passes):
-        cube_mask = np.array([t["cube"] for t in cell_tests])
-        refined, cands_r = refine_grid(
-            grid, cands, lab, scale, cube_mask, np.array([t["xy"] for t in cell_tests]), settings
-        )
-        if refined is grid:
-            break
-        grid_r, cands_r, tests_r = verify_cells(
-            frame_bgr, refined, cands_r, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-        )
-        if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
-            break
-        grid, cands, cell_tests = grid_r, cands_r, tests_r
-    if not all(t["cube"] for t in cell_tests):
-        grid_o, cands_o, tests_o = verify_cells(
-            frame_bgr,
-            grid,
-            cands,
-            table_lab8,
-            scale,
-            palette,
-            settings,
-            lab_sum=lab_sum,
-            edge_sum=g_sum,
-            stand_out=True,
-        )
-        if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
-            grid, cands, cell_tests = grid_o, cands_o, tests_o
+    grid, cands, cell_tests, around, j = settled
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
