@@ -8,7 +8,10 @@ A chain of named stages, each a public function taking its settings explicitly:
    the cell area (so the outline of the whole board and the outline of its cells both lead there);
 3. :func:`orient_board` — the board's own border (the corner bonus tile at the north-west, the bonus
    tiles in the notches of the north and west edges) compared, in the four quarter turns, with the border
-   learnt at calibration: this gives north and also proves it is the calibrated board and not a phone;
+   learnt at calibration: this gives north and also proves it is the calibrated board and not a phone.
+   Without a clear match the best lattices are tried one cell over (locked onto the border's lines when
+   the outline was missed) and refitted, and a board found only so, or nearly, has its corners moved by
+   :func:`climb_border` to the best border match (from below the threshold only up to a clear match);
 4. :func:`refine_alignment` — the homography refined on the border (ECC), then :func:`refine_grid` — on
    the cells' own boundaries (grid lines, tile edges), which keeps a tilted board or a waterfront board
    (beach border) from skewing; the board is rectified to a square in board coordinates (row 0 north);
