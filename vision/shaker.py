@@ -366,12 +366,15 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     return fit_grids(cands, settings, 1)[0]
 
 
+_CELL_CR = np.array([(c, r) for r in range(3) for c in range(3)], dtype=np.float64)  # (col, row) of the nine cells
+
+
 def _same_lattice(a: Grid, b: Grid) -> bool:
     """Two fits of one lattice (perhaps windows a row or column apart: :func:`best_window`'s business):
     of about one pitch, and every cell centre of one near a lattice point of the other."""
     if not 0.8 <= a.pitch / b.pitch <= 1.25:
         return False
-    ca = np.array([a.centre(r, c) for r in range(3) for c in range(3)])
+    ca = a.origin + _CELL_CR @ np.array([a.col_step, a.row_step])
     coords = (ca - b.origin) @ np.linalg.inv(np.column_stack([b.col_step, b.row_step])).T
     return bool(np.abs(coords - np.rint(coords)).max() < 0.3)
 
@@ -1423,6 +1426,8 @@ def read_shaker(
             eligible = gain >= settings.alternative_min_gain or (gain > 0 and outlined)
             if eligible and (alt_best is None or key > alt_best[0]):
                 alt_best = (key, (total, grid_v, cands_v, j0, tests))
+                if key[0] == 9:
+                    break  # (most plausible first: no later one beats nine cubes)
         if alt_best is not None:
             _, grid_a, cands_a, j_a, tests_a = alt_best[1]
             settled_alt = settle(grid_a, cands_a, tests_a, j_a)
