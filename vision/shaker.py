@@ -14,13 +14,15 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 - :func:`verify_cells`: each cell is a cube or the table, by its colour in the light normalised on the
   cubes (a palette colour, not the table in full light or any shadow, and an outline found or a colour
   apart from the table beside it); the few most plausible lattices are verified and the one with most
-  cubes wins; when it holds fewer than nine, the sizes' other lattices are verified too and one with two
-  cubes more (or one more, every cube outlined) wins (gingham checks or a card can win the fit);
-  :func:`best_window` moves it by a row or column when the cubes say so (never to a window
+  cubes wins; :func:`best_window` moves it by a row or column when the cubes say so (never to a window
   with fewer cubes verified); :func:`refine_grid` refits it by least squares to the cubes' top faces
-  (:func:`top_face`), leaving out a face far off the fit, and the cells are verified again. A cell of the
-  table's colour and its gaps' colour is the table; a grid whose cells mostly look like their gaps is no
-  pattern.
+  (:func:`top_face`), leaving out a face far off the fit, and the cells are verified again; a last check
+  (``stand_out``) takes a cell the table in some shadow explains for a cube when it is near the palette
+  and far from the table in all four gaps beside it. When the lattice so settled holds fewer than nine
+  cubes, the sizes' other lattices are verified too (gingham checks or a card can win the fit): one with
+  two cubes more (or one more, every cube outlined) is settled the same way and wins if it still holds
+  more. A cell of the table's colour and its gaps' colour is the table; a grid whose cells mostly look
+  like their gaps is no pattern.
 - :func:`sample_cubes`, :func:`classify_cubes`: the top faces' colours (full resolution), light
   normalised by per-channel gains fitted to the palette (:func:`vision.colour.fit_gains`), nearest
   palette colour in CIELAB with a confidence.
