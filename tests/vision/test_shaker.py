@@ -375,3 +375,16 @@ def test_a_cell_apart_from_its_gaps_is_a_cube_though_the_table_in_shadow_explain
         results[stand_out] = centre["cube"]
         assert all(t["cube"] for i, t in enumerate(tests) if i != 4)
     assert results == {False: False, True: True}
+
+
+def test_the_best_lattice_is_settled_before_another_replaces_it():
+    """A generated gingham scene whose best lattice holds 6 cubes until its window is moved and refitted
+    (then 9, read right): an 8-cube lattice on the checks must not replace it before that (it misread
+    6 of the 9 cubes)."""
+    from vision.shaker_scene import render_scene_set
+
+    frame_bgr, truth = render_scene_set(random.Random(31337), 9)[8]
+    assert truth["valid"] and truth["scene"]["table"] == "gingham"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    assert not reading.debug["lattice_choice"]
