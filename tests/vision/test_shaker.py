@@ -324,11 +324,12 @@ def test_a_lattice_other_than_the_best_fit_is_verified_when_the_best_holds_few_c
 
     frame_bgr, truth = render_scene_set(random.Random(4242), 57)[56]
     assert truth["valid"]
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=6))
     assert reading.valid and reading.pattern == truth["pattern"]
     assert reading.debug["lattice_choice"]["cubes"][1] == 9
     only_best = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1))
     assert not only_best.valid
+    assert DEFAULT_SETTINGS.lattices_per_size == 1  # off by default: see ShakerSettings
 
 
 def test_a_cell_apart_from_its_gaps_is_a_cube_though_the_table_in_shadow_explains_its_colour():
@@ -381,10 +382,11 @@ def test_the_best_lattice_is_settled_before_another_replaces_it():
     """A generated gingham scene whose best lattice holds 6 cubes until its window is moved and refitted
     (then 9, read right): an 8-cube lattice on the checks must not replace it before that (it misread
     6 of the 9 cubes)."""
+    from vision.shaker import DEFAULT_SETTINGS
     from vision.shaker_scene import render_scene_set
 
     frame_bgr, truth = render_scene_set(random.Random(31337), 9)[8]
     assert truth["valid"] and truth["scene"]["table"] == "gingham"
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=6))  # alternatives on
     assert reading.valid and reading.pattern == truth["pattern"]
     assert not reading.debug["lattice_choice"]
