@@ -94,6 +94,10 @@ class ReaderSettings:
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
+    # signs of a misreading the margin misses (only confidence changes, never a reading; 0: off):
+    relit_doubt: float = 0.3  # confidence lost by a reading the border's light alone read otherwise
+    colour_doubt: float = 0.5  # ... and by one whose mean colour is further than the runner-up's ...
+    colour_doubt_gap: float = 0.5  # ... by this much (feature distance): it won on its picture alone
     max_refine_move: float = 0.35  # an ECC refinement moving a cell-area corner further (cells) ran away
     glare_min: float = 0.15  # a cell this washed towards white for a reading is compared again unwashed (1: off)
     glare_max: float = 0.8
@@ -1296,6 +1300,8 @@ def classify_cells(
             totals = _totals(dist, ncc, structured, settings, gates)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
         letters, confidence = _decide(dist, ncc, structured, settings, gates)
+        if iteration == 0:
+            border_light_letters = list(letters)
         if iteration + 1 < settings.light_iterations:
             expected = np.array(
                 [looks.empty_means[i] if t == EMPTY else looks.tile_means[t] for i, t in enumerate(letters)]
@@ -1334,7 +1340,36 @@ def classify_cells(
             if gates is not None:
                 gates = colour_gates(corrected, ncc, looks, c, m, settings)
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
+    confidence = _doubt(confidence, letters, border_light_letters, dist, ncc, structured, settings, gates)
     return letters, confidence
+
+
+def _doubt(
+    confidence: list[float],
+    letters: list[str],
+    border_light_letters: list[str],
+    dist: list[dict[str, float]],
+    ncc: list[dict[str, float]],
+    structured: np.ndarray,
+    settings: ReaderSettings,
+    colour_gate: list[dict[str, float]] | None = None,
+) -> list[float]:
+    """Confidence lowered where the margin between the two best readings hides a doubt.
+
+    A reading that the border's light alone (before the light was fitted on the cells) read otherwise
+    rests on the fitted light: ``relit_doubt`` less. A reading whose mean colour is further than the
+    runner-up's by ``colour_doubt_gap`` won on its picture against its colour (a park of unseen art on
+    green read as empty, a washed-out tile): ``colour_doubt`` less. Readings are unchanged.
+    """
+    out = list(confidence)
+    for i, total in enumerate(_totals(dist, ncc, structured, settings, colour_gate)):
+        ranked = sorted(total, key=lambda k: total[k])
+        if letters[i] != border_light_letters[i]:
+            out[i] -= settings.relit_doubt
+        if dist[i][ranked[0]] > dist[i][ranked[1]] + settings.colour_doubt_gap:
+            out[i] -= settings.colour_doubt
+        out[i] = max(out[i], 0.0)
+    return out
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
