@@ -25,7 +25,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   like their gaps is no pattern.
 - :func:`sample_cubes`, :func:`classify_cubes`: the top faces' colours (full resolution), light
   normalised by per-channel gains fitted to the palette (:func:`vision.colour.fit_gains`), nearest
-  palette colour in CIELAB with a confidence.
+  palette colour in CIELAB with a confidence; :func:`doubt_mixed_samples` drops to a tie the confidence of a
+  cube whose disk mixed it with the table beside it (a quarter of the disk names another colour, much farther
+  from the table than the whole disk).
 - :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
   (:func:`cube_offset`, :func:`out_of_line_cubes`), and no cube's colour is near a tie (``min_confidence``).
 
@@ -159,6 +161,12 @@ class ShakerSettings:
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
+    # a sample half on the table: four smaller disks (this far off the centre, this wide, in sampling radii);
+    # one naming another colour and this much farther (delta E) from the table than the whole sample says
+    # the disk mixed the cube with the table beside it: its confidence drops to a tie (the pattern refused)
+    mixed_sub_offset: float = 0.5
+    mixed_sub_radius: float = 0.6
+    mixed_table_margin: float = 15.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1107,6 +1115,60 @@ def sample_cubes(
     ]
 
 
+def sample_radii(grid: Grid, cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> list[float]:
+    """The sampling disk's radius (frame pixels) per cell, row by row (0 where the cell is empty)."""
+    pitch = grid.pitch
+    return [
+        max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k]))) if k >= 0 else 0.0
+        for row in grid.cell_candidate
+        for k in row
+    ]
+
+
+def doubt_mixed_samples(
+    frame_bgr: np.ndarray,
+    samples: Sequence[tuple[int, int, np.ndarray, np.ndarray | None]],
+    cubes: Sequence[CubeReading],
+    rads: Sequence[float],
+    gains: np.ndarray,
+    table_linear: np.ndarray,
+    palette: Palette,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> list[CubeReading]:
+    """The readings with a tie's confidence (0.5) for each cube whose sampling disk mixed it with the table.
+
+    The disk of a small cube in a tilted grid can sit half on the cube and half on the table beside it:
+    its median is then a colour between them, often gray. Four smaller disks in the sample's quarters
+    tell: one naming another colour that is much farther from the table (``table_linear``: the table
+    model's linear RGB under each sample, (9, 3)) than the whole disk was is the cube's own face, and
+    the reading is not to be trusted.
+    """
+    out = list(cubes)
+    offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
+    todo = [
+        i for i, (s, c) in enumerate(zip(samples, cubes, strict=True)) if s[3] is not None and c.colour and rads[i] > 0
+    ]
+    if not todo:
+        return out
+    subs: dict[int, np.ndarray] = {}
+    for rad in {rads[i] for i in todo}:  # the quarters of one radius sampled at once
+        idx = [i for i in todo if rads[i] == rad]
+        pts = np.concatenate([samples[i][2][None, :] + offs * rad for i in idx])
+        got = sample_top_faces(frame_bgr, pts, settings.mixed_sub_radius * rad).reshape(len(idx), 4, 3)
+        subs.update(zip(idx, got, strict=True))
+    sub_lab = linear_rgb_to_lab(np.concatenate([subs[i] for i in todo]) * gains)
+    whole_lab = linear_rgb_to_lab(np.array([samples[i][3] for i in todo]) * gains)
+    table_lab = linear_rgb_to_lab(np.asarray(table_linear)[todo] * gains)
+    d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
+    d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
+    names = [m.name for m in classify(sub_lab, palette)]
+    for j, i in enumerate(todo):
+        far = d_subs[j] > d_whole[j] + settings.mixed_table_margin
+        if any(far[q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
+            out[i] = replace(cubes[i], confidence=min(cubes[i].confidence, 0.5))
+    return out
+
+
 def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.ndarray:
     """Median linear RGB in a disk around ``xy``, leaving out its darkest quarter (bevels, edges, shadow)."""
     h, w = frame_bgr.shape[:2]
@@ -1453,6 +1515,10 @@ def read_shaker(
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
+    table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
+    cubes = doubt_mixed_samples(
+        frame_bgr, samples, cubes, sample_radii(grid, cands, settings), gains, table_linear, palette, settings
+    )
     pool = all_cands[max(0, j - 1) : j + 2]
     strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]

@@ -21,7 +21,7 @@ from vision.colour import (
     palette_from_json,
 )
 from vision.errors import CalibrationError, PaletteError, VisionError
-from vision.shaker import find_cubes, read_shaker
+from vision.shaker import CubeReading, find_cubes, read_shaker
 from vision.shaker_scene import random_pattern, render_covered, render_shake
 
 
@@ -390,3 +390,28 @@ def test_the_best_lattice_is_settled_before_another_replaces_it():
     reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=6))  # alternatives on
     assert reading.valid and reading.pattern == truth["pattern"]
     assert not reading.debug["lattice_choice"]
+
+
+def test_a_sample_half_on_the_table_is_doubted_not_misread():
+    """A sampling disk half on a blue cube and half on a gray table reads neither; its quarters tell."""
+    from vision.colour import classify, default_palette, linear_rgb_to_lab, linear_to_srgb
+    from vision.shaker import DEFAULT_SETTINGS, doubt_mixed_samples, sample_top_faces
+
+    palette = default_palette()
+    blue_lin = palette.ref_linear[list(palette.ref_index).index(palette.names.index("blue"))]
+    table_lin = np.array([0.2, 0.2, 0.2])
+    frame = np.empty((120, 240, 3), np.uint8)
+    frame[:] = np.rint(linear_to_srgb(table_lin)[::-1] * 255)
+    blue_bgr = np.rint(linear_to_srgb(blue_lin)[::-1] * 255)
+    frame[30:90, 63:100] = blue_bgr  # a cube whose sample (centred just off its edge, x = 63) is mostly table
+    frame[30:90, 150:210] = blue_bgr  # a cube sampled on its face
+    rad = 10.0
+    points = np.array([[60.0, 60.0], [180.0, 60.0]])
+    tops = sample_top_faces(frame, points, rad)
+    samples = [(0, i, points[i], tops[i]) for i in range(2)]
+    matches = classify(linear_rgb_to_lab(tops), palette)
+    cubes = [CubeReading(0, i, m.name, m.confidence, (float(points[i][0]), 60.0)) for i, m in enumerate(matches)]
+    assert cubes[1].colour == "blue"
+    out = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), np.array([table_lin] * 2), palette)
+    assert out[1] == cubes[1]  # a clean face keeps its reading
+    assert out[0].colour == "blue" or out[0].confidence < DEFAULT_SETTINGS.min_confidence
