@@ -167,6 +167,9 @@ class ShakerSettings:
     mixed_sub_offset: float = 0.5
     mixed_sub_radius: float = 0.6
     mixed_table_margin: float = 15.0
+    # nine cubes whose colours all lie this close together (CIE76, largest pair) are one surface, the table's
+    # print a lattice was drawn on (gingham's checks): separate cubes differ more, even of one colour
+    same_colour_delta_e: float = 4.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1324,6 +1327,9 @@ def check_grid(
         return "a cube is out of line"
     if offsets is not None and max(offsets, default=0.0) > settings.max_offset:
         return "a cube is out of line"
+    labs = np.array([c.lab for c in cubes if c.lab is not None], dtype=np.float64).reshape(-1, 3)
+    if len(labs) == 9 and np.linalg.norm(labs[:, None] - labs[None], axis=2).max() < settings.same_colour_delta_e:
+        return "no pattern: the nine cells show one colour (the table's print)"
     low = [c for c in cubes if c.confidence < settings.min_confidence]
     if low:
         c = low[0]

@@ -415,3 +415,27 @@ def test_a_sample_half_on_the_table_is_doubted_not_misread():
     out = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), np.array([table_lin] * 2), palette)
     assert out[1] == cubes[1]  # a clean face keeps its reading
     assert out[0].colour == "blue" or out[0].confidence < DEFAULT_SETTINGS.min_confidence
+
+
+def test_nine_cells_of_one_identical_colour_are_the_tables_print_not_a_pattern():
+    """A lattice drawn on gingham's dark checks reads nine identical greens (s2222 0368): refused, not accepted.
+
+    Separate cubes differ in colour (their light, their shading), even when all nine are one colour.
+    """
+    from vision.shaker import DEFAULT_SETTINGS, Grid, check_grid
+
+    checks = [(50.7, -43.5, 36.3)] * 7 + [(50.6, -43.9, 37.6), (50.1, -43.8, 37.7)]
+    lattice = Grid(np.zeros(2), np.array([50.0, 0.0]), np.array([0.0, 50.0]), ((0, 1, 2), (3, 4, 5), (6, 7, 8)), 9, 0)
+    on_print = [
+        CubeReading(i // 3, i % 3, "green", 0.96, (50.0 * (i % 3), 50.0 * (i // 3)), lab)
+        for i, lab in enumerate(checks)
+    ]
+    reason = check_grid(lattice, on_print)
+    assert reason is not None and reason.startswith("no pattern")
+    # nine real green cubes: a few delta E apart (light and shading across the grid) are a pattern
+    rng = np.random.default_rng(3)
+    spread = [tuple(float(v) for v in np.array(checks[0]) + rng.normal(0.0, 2.5, 3)) for _ in range(9)]
+    cubes = [replace(c, lab=lab) for c, lab in zip(on_print, spread, strict=True)]
+    lab = np.array([c.lab for c in cubes])
+    assert np.linalg.norm(lab[:, None] - lab[None], axis=2).max() > DEFAULT_SETTINGS.same_colour_delta_e
+    assert check_grid(lattice, cubes) is None
