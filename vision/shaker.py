@@ -29,7 +29,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   cube whose disk mixed it with the table beside it (a quarter of the disk names another colour, much farther
   from the table than the whole disk).
 - :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
-  (:func:`cube_offset`, :func:`out_of_line_cubes`), and no cube's colour is near a tie (``min_confidence``).
+  (:func:`cube_offset`, :func:`out_of_line_cubes`), no cube's colour is near a tie (``min_confidence``), the
+  nine are not one colour within a few dE (a table's print), and three cells are not the table in shadow
+  (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows).
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -170,6 +172,10 @@ class ShakerSettings:
     # nine cubes whose colours all lie this close together (CIE76, largest pair) are one surface, the table's
     # print a lattice was drawn on (gingham's checks): separate cubes differ more, even of one colour
     same_colour_delta_e: float = 4.0
+    # this many cells, each this near the table in some shadow (CIE76), are the cubes' cast shadows the lattice
+    # slipped onto (a row of shadow-gray "cubes"), not cubes: the pattern is refused
+    shadow_cells: int = 3
+    shadow_cell_delta_e: float = 1.2
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1337,6 +1343,18 @@ def check_grid(
     return None
 
 
+def on_shadows(cell_tests: Sequence[Mapping[str, Any]], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether the lattice took the cubes' cast shadows for cubes: ``shadow_cells`` cells verified as cubes
+    whose colour the table in some shadow explains (``d_table``, CIE76) within ``shadow_cell_delta_e``.
+
+    A tilted grid's shadows fall beside it as cube-shaped, outlined patches of shadow-gray table; a lattice
+    a row over holds them (s1111 0216: three within 0.6-1.0 dE read as a row of grays). Real cubes of the
+    table's colour in shadow are rarer: at most two such cells in an accepted pattern on the sets measured.
+    """
+    near = [t for t in cell_tests if t.get("cube") and float(t.get("d_table", math.inf)) < settings.shadow_cell_delta_e]
+    return len(near) >= settings.shadow_cells
+
+
 def check_against_shaker_contents(pattern: list[list[str]], shaker: Mapping[str, int]) -> str | None:
     """The rules engine's reason when the shaker cannot hold this pattern, else None."""
     from scoring.errors import RulesError
@@ -1562,6 +1580,8 @@ def read_shaker(
     gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]
     if reason is None and gap_colours and _median(gap_colours) < settings.min_median_gap:
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
+    if reason is None and on_shadows(cell_tests, settings):
+        reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:

@@ -439,3 +439,21 @@ def test_nine_cells_of_one_identical_colour_are_the_tables_print_not_a_pattern()
     lab = np.array([c.lab for c in cubes])
     assert np.linalg.norm(lab[:, None] - lab[None], axis=2).max() > DEFAULT_SETTINGS.same_colour_delta_e
     assert check_grid(lattice, cubes) is None
+
+
+def test_a_lattice_on_the_cubes_shadows_is_refused():
+    """s1111 0216: the window slipped a row onto the cubes' cast shadows, read as three grays (6 cubes wrong).
+
+    Three cells the table in shadow explains within ~1 dE are shadows, not cubes; two such (dev 021: a gray
+    cube on a gray table) are still a pattern.
+    """
+    from vision.shaker import on_shadows
+
+    def tests(d_table: list[float]) -> list[dict[str, object]]:
+        return [{"cube": True, "d_table": v} for v in d_table]
+
+    assert on_shadows(tests([64.2, 66.8, 64.0, 72.3, 6.1, 50.1, 0.6, 0.8, 1.0]))
+    assert not on_shadows(tests([1.3, 1.5, 3.3, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]))
+    assert not on_shadows(tests([0.9, 2.5, 2.8, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]))
+    # cells already taken for the table do not count
+    assert not on_shadows([{"cube": False, "d_table": 0.5}] * 3 + tests([30.0] * 6))
