@@ -176,6 +176,10 @@ class ShakerSettings:
     # slipped onto (a row of shadow-gray "cubes"), not cubes: the pattern is refused
     shadow_cells: int = 3
     shadow_cell_delta_e: float = 1.2
+    # a cube with no outline found, this near the table in some shadow (CIE76), whose cell holds more edges
+    # than the ring around it (ring below this) sits on an edge: a cube's cast shadow or side beside its face
+    edge_cell_delta_e: float = 6.0
+    edge_cell_ring: float = 0.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1355,6 +1359,19 @@ def on_shadows(cell_tests: Sequence[Mapping[str, Any]], settings: ShakerSettings
     return len(near) >= settings.shadow_cells
 
 
+def on_an_edge(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether a cell taken for a cube was sampled beside one, not on its face: no outline found, its colour
+    the table's in some shadow (``edge_cell_delta_e``), more edges inside the cell than around it (``ring``
+    below ``edge_cell_ring``). s2222 0478 (a red cube's cast shadow read black), s777 0261 (red read gray).
+    """
+    return bool(
+        cell_test.get("cube")
+        and not cell_test.get("outline")
+        and float(cell_test.get("d_table", math.inf)) < settings.edge_cell_delta_e
+        and float(cell_test.get("ring", math.inf)) < settings.edge_cell_ring
+    )
+
+
 def check_against_shaker_contents(pattern: list[list[str]], shaker: Mapping[str, int]) -> str | None:
     """The rules engine's reason when the shaker cannot hold this pattern, else None."""
     from scoring.errors import RulesError
@@ -1582,6 +1599,9 @@ def read_shaker(
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
     if reason is None and on_shadows(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
+    on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
+    if reason is None and on_edge:
+        reason = f"the colour of the cube at row {on_edge[0]['row'] + 1}, column {on_edge[0]['col'] + 1} is unclear"
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:

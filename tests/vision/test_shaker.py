@@ -457,3 +457,19 @@ def test_a_lattice_on_the_cubes_shadows_is_refused():
     assert not on_shadows(tests([0.9, 2.5, 2.8, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]))
     # cells already taken for the table do not count
     assert not on_shadows([{"cube": False, "d_table": 0.5}] * 3 + tests([30.0] * 6))
+
+
+def test_a_cube_sampled_beside_its_face_is_unclear():
+    """s2222 0478: a too-wide lattice put a cell on a red cube's cast shadow, read black; s777 0261 red read gray.
+
+    No outline, the table's colour in shadow and more edges inside the cell than around it: an edge, not a face.
+    """
+    from vision.shaker import on_an_edge
+
+    assert on_an_edge({"cube": True, "outline": False, "d_table": 2.6, "ring": -1.54})
+    assert on_an_edge({"cube": True, "outline": False, "d_table": 4.4, "ring": -0.23})
+    # a black cube on a dark table with a weak but proper ring, an outlined one, a colourful one, the table
+    assert not on_an_edge({"cube": True, "outline": False, "d_table": 2.7, "ring": 0.3})
+    assert not on_an_edge({"cube": True, "outline": True, "d_table": 2.7, "ring": -0.5})
+    assert not on_an_edge({"cube": True, "outline": False, "d_table": 60.1, "ring": -1.67})
+    assert not on_an_edge({"cube": False, "outline": False, "d_table": 1.0, "ring": -1.0})
