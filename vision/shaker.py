@@ -1148,7 +1148,7 @@ def doubt_mixed_samples(
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
 ) -> list[CubeReading]:
-    """The readings with a tie's confidence (0.5) for each cube whose sampling disk mixed it with the table.
+    """The readings with a tie's confidence (:func:`doubted`) for each cube whose sampling disk mixed it with the table.
 
     The disk of a small cube in a tilted grid can sit half on the cube and half on the table beside it:
     its median is then a colour between them, often gray. Four smaller disks in the sample's quarters
@@ -1178,8 +1178,21 @@ def doubt_mixed_samples(
     for j, i in enumerate(todo):
         far = d_subs[j] > d_whole[j] + settings.mixed_table_margin
         if any(far[q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
-            out[i] = replace(cubes[i], confidence=min(cubes[i].confidence, 0.5))
+            out[i] = doubted(cubes[i])
     return out
+
+
+DOUBTED_CONFIDENCE = 0.5  # a tie's confidence: below min_confidence, so the pattern is refused as unclear
+
+
+def doubted(cube: CubeReading) -> CubeReading:
+    """The reading with at most a tie's confidence: its sample is not to be trusted."""
+    return replace(cube, confidence=min(cube.confidence, DOUBTED_CONFIDENCE))
+
+
+def unclear(row: int, col: int) -> str:
+    """The refusal for a cube whose colour cannot be trusted (0-based row and column)."""
+    return f"the colour of the cube at row {row + 1}, column {col + 1} is unclear"
 
 
 def sample_top_face(frame_bgr: np.ndarray, xy: np.ndarray, rad: float) -> np.ndarray:
@@ -1342,8 +1355,7 @@ def check_grid(
         return "no pattern: the nine cells show one colour (the table's print)"
     low = [c for c in cubes if c.confidence < settings.min_confidence]
     if low:
-        c = low[0]
-        return f"the colour of the cube at row {c.row + 1}, column {c.col + 1} is unclear"
+        return unclear(low[0].row, low[0].col)
     return None
 
 
@@ -1600,8 +1612,10 @@ def read_shaker(
     if reason is None and on_shadows(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
+    for t in on_edge:  # sampled beside the cube: its confidence says so too
+        cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])
     if reason is None and on_edge:
-        reason = f"the colour of the cube at row {on_edge[0]['row'] + 1}, column {on_edge[0]['col'] + 1} is unclear"
+        reason = unclear(on_edge[0]["row"], on_edge[0]["col"])
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:

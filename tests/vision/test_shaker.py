@@ -473,3 +473,15 @@ def test_a_cube_sampled_beside_its_face_is_unclear():
     assert not on_an_edge({"cube": True, "outline": True, "d_table": 2.7, "ring": -0.5})
     assert not on_an_edge({"cube": True, "outline": False, "d_table": 60.1, "ring": -1.67})
     assert not on_an_edge({"cube": False, "outline": False, "d_table": 1.0, "ring": -1.0})
+
+
+def test_a_doubted_cube_reports_a_tie_and_is_refused_as_unclear():
+    """Both doubts (a mixed sample, a sample beside the cube) lower the cube's own confidence below
+    ``min_confidence``, so the confidences reported agree with the refusal, worded in one place."""
+    from vision.shaker import DEFAULT_SETTINGS, CubeReading, doubted, unclear
+
+    sure = CubeReading(1, 2, "red", 0.92, (10.0, 10.0))
+    low = doubted(sure)
+    assert low.confidence < DEFAULT_SETTINGS.min_confidence and low.colour == "red"
+    assert doubted(replace(sure, confidence=0.3)).confidence == 0.3  # never raised
+    assert unclear(1, 2) == "the colour of the cube at row 2, column 3 is unclear"
