@@ -61,6 +61,7 @@ from .colour import (
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
+from .shaker_checks import table_cells
 
 SETTINGS_VERSION = 1
 
@@ -180,6 +181,15 @@ class ShakerSettings:
     # than the ring around it (ring below this) sits on an edge: a cube's cast shadow or side beside its face
     edge_cell_delta_e: float = 6.0
     edge_cell_ring: float = 0.0
+    # a cube cell that the table under it, darkened by a factor from table_fit_shades (low, high, step), explains
+    # (CIE76) is the table (vision.shaker_checks.table_cells): within table_shadow_delta_e when only the stand-out
+    # exception took it for a cube (a cast shadow), within table_lit_delta_e when the factor is at least
+    # table_lit_shade (the table in full light) and a gap beside it is within table_lit_gap of its colour
+    table_fit_shades: tuple[float, float, float] = (0.15, 1.15, 0.02)
+    table_shadow_delta_e: float = 1.0
+    table_lit_delta_e: float = 1.5
+    table_lit_shade: float = 0.85
+    table_lit_gap: float = 5.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1611,6 +1621,11 @@ def read_shaker(
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
     if reason is None and on_shadows(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
+    empty = table_cells(cell_tests, samples, gains, table_linear, settings)
+    if reason is None and empty:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in empty
+        reason = f"{9 - len(empty)} cubes in the grid"  # cells of the table (lit, or in a cube's shadow)
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

@@ -1,0 +1,82 @@
+"""Last checks of the shaker reader on a settled lattice: is a cell taken for a cube the table itself?
+
+:func:`vision.shaker.read_shaker` has settled a lattice and named nine cubes; these checks look again at
+the cells with what the cell test (:func:`vision.shaker.verify_cells`) does not use: the table under a
+cell darkened by *any* factor (a continuous shadow, :func:`shadow_fit`), not the few levels it tries.
+
+A cube's top face stands above the other cubes' shadows, and it is not the table's colour in full light
+between gaps of that colour: :func:`table_cells` names the cells that are the table, in a cube's cast
+shadow (a cell only its stand-out exception took for a cube) or lit (its gaps look the same). The reader
+then refuses the pattern as incomplete: an empty cell read as a gray or white cube was the biggest group
+of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .colour import linear_rgb_to_lab
+
+
+def shadow_fit(
+    cell_linear: np.ndarray, table_linear: np.ndarray, gains: np.ndarray, shades: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each cell colour (n, 3 linear RGB) and the table under it (n, 3): the smallest CIE76 distance,
+    in the light normalised by ``gains``, to the table darkened by one of ``shades`` (factors, fine
+    steps), and that factor."""
+    cell_lab = linear_rgb_to_lab(np.asarray(cell_linear, dtype=np.float64).reshape(-1, 3) * gains)
+    table = np.asarray(table_linear, dtype=np.float64).reshape(-1, 3)
+    family = linear_rgb_to_lab(table[:, None, :] * shades[None, :, None] * gains)  # (n, k, 3)
+    d = np.linalg.norm(family - cell_lab[:, None, :], axis=2)
+    best = d.argmin(1)
+    return d[np.arange(len(d)), best], shades[best]
+
+
+def table_cells(
+    cell_tests: Sequence[Mapping[str, Any]],
+    samples: Sequence[tuple[int, int, np.ndarray, np.ndarray | None]],
+    gains: np.ndarray,
+    table_linear: np.ndarray,
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """The cells (row, col) taken for cubes that are the table: the table under the cell, darkened by
+    some factor (``table_fit_shades``), explains its colour (CIE76), and either
+
+    - the cell is a cube only by :func:`vision.shaker.verify_cells`' stand-out exception (the table in
+      some shadow explains it better than the palette by ``cell_table_margin``) and the fit is within
+      ``table_shadow_delta_e``: the cubes' cast shadow on an empty cell, lit gaps around it (fresh sets:
+      such empty cells fit within 0.5-0.9, the one real cube so taken 1.6, a black cube of the dev set 1.07);
+    - or the factor is about one (``table_lit_shade``: the table in full light), the cell's colour within
+      ``table_lit_gap`` of a gap beside it and the fit within ``table_lit_delta_e``: an empty cell on a
+      light table read as white or gray (fits 0.5-1.3; no accepted real cube so on the fresh sets).
+
+    Each test's ``d_shadow`` and ``shade`` are recorded in ``cell_tests`` (they are the debug output's).
+    """
+    present = [i for i, s in enumerate(samples) if s[3] is not None]
+    if not present:
+        return []
+    lo, hi, step = settings.table_fit_shades
+    shades = np.arange(lo, hi + 1e-9, step)
+    cells = np.array([samples[i][3] for i in present])
+    d_fit, shade = shadow_fit(cells, np.asarray(table_linear)[present], gains, shades)
+    by_cell = {
+        (int(samples[i][0]), int(samples[i][1])): (float(d_fit[j]), float(shade[j])) for j, i in enumerate(present)
+    }
+    out = []
+    for t in cell_tests:
+        key = (int(t["row"]), int(t["col"]))
+        if not t.get("cube") or key not in by_cell:
+            continue
+        d, s = by_cell[key]
+        if isinstance(t, dict):
+            t["d_shadow"], t["shade"] = round(d, 2), round(s, 2)
+        only_stand_out = float(t["d_table"]) + settings.cell_table_margin < float(t["d_palette"])
+        lit_like_its_gaps = s >= settings.table_lit_shade and float(t["d_gap"]) < settings.table_lit_gap
+        if (only_stand_out and d < settings.table_shadow_delta_e) or (
+            lit_like_its_gaps and d < settings.table_lit_delta_e
+        ):
+            out.append(key)
+    return out
