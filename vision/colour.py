@@ -303,6 +303,16 @@ def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
     return out
 
 
+def nearest_names(lab: np.ndarray, palette: Palette) -> list[str]:
+    """The nearest palette colour's name for each Lab row: :func:`classify`'s names, without its confidences."""
+    lab = np.atleast_2d(np.asarray(lab, dtype=np.float64))
+    d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
+    idx = palette.ref_index
+    per_colour = np.stack([d[:, idx == k].min(1) for k in range(len(palette.names))], axis=1)
+    # (argmin takes the first of equal distances, as classify's argsort of so few colours does)
+    return [palette.names[k] for k in per_colour.argmin(1).tolist()]
+
+
 def calibrate_palette(
     observed_lab: Sequence[Sequence[float]],
     names: Sequence[str],

@@ -59,6 +59,7 @@ from .colour import (
     fit_gains,
     lab_to_linear_rgb,
     linear_rgb_to_lab,
+    nearest_names,
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
@@ -367,12 +368,7 @@ def find_cubes(
             cv2.compare(resp, thr, cv2.CMP_GT),
             cv2.compare(resp, cv2.dilate(resp, np.ones((k, k), np.uint8)), cv2.CMP_GE),
         )
-        found = cv2.findNonZero(peaks)
-        if found is None:
-            out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
-            continue
-        found = found.reshape(-1, 2)
-        xs, ys = found[:, 0], found[:, 1]
+        xs, ys = _nonzero_points(peaks)
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -384,6 +380,25 @@ def find_cubes(
         xy = (pts + 0.5) * (scale * f) - 0.5
         out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
+
+
+def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (x, y) of a sparse 8-bit mask's nonzero pixels in row-major order (cv2.findNonZero's): the mask is
+    read eight pixels at a time and only its nonzero words are looked into."""
+    h, w = mask.shape
+    if w % 8 or mask.dtype != np.uint8 or not mask.flags.c_contiguous:
+        found = cv2.findNonZero(mask)
+        found = np.zeros((0, 2), np.int32) if found is None else found.reshape(-1, 2)
+        return found[:, 0], found[:, 1]
+    flat = mask.reshape(-1)
+    words = np.flatnonzero(flat.view(np.uint64))
+    at = (words[:, None] * 8 + _BYTE_OFFSETS).ravel()
+    at = at[flat[at] != 0]
+    ys, xs = np.divmod(at, w)
+    return xs, ys
+
+
+_BYTE_OFFSETS = np.arange(8)
 
 
 # ---------------------------------------------------------------- stage 2: lattice
@@ -703,7 +718,8 @@ def fill_from_other_sizes(
 ) -> tuple[Grid, Candidates]:
     """Empty cells take a candidate found at a neighbouring size, when one sits on the cell, fits the
     grid's cube size and stands out as much as the grid's cubes do."""
-    members = [k for row in grid.cell_candidate for k in row if k >= 0]
+    cell_k = np.array(grid.cell_candidate, dtype=int).ravel()
+    members = cell_k[cell_k >= 0]
     med_r = _median(cands.radius[members])
     med_s = _median(cands.strength_or_ones()[members])
     xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
@@ -711,29 +727,32 @@ def fill_from_other_sizes(
     cells = [list(row) for row in grid.cell_candidate]
     tol = settings.fill_tolerance * grid.pitch
     lo, hi = settings.fill_size_ratio
-    for r in range(3):
-        for c in range(3):
-            if cells[r][c] >= 0:
-                continue
-            centre = grid.centre(r, c)
-            best: tuple[float, np.ndarray, float, float, float] | None = None
-            for other in all_cands:
-                if other is cands or len(other.xy) == 0:
-                    continue
-                rr = float(other.radius[0])
-                if not (lo * med_r <= rr <= hi * med_r):
-                    continue
-                dist = np.hypot(*(other.xy - centre).T)
-                k = int(np.argmin(dist))
-                st = float(other.strength_or_ones()[k])
-                if dist[k] <= tol and st >= settings.fill_strength * med_s and (best is None or dist[k] < best[0]):
-                    best = (float(dist[k]), other.xy[k], rr, float(other.contrast[k]), st)
-            if best is not None:
-                cells[r][c] = len(xy)
-                xy.append(best[1])
-                rad.append(best[2])
-                con.append(best[3])
-                strength.append(best[4])
+    empty = np.nonzero(cell_k < 0)[0]
+    centres = grid.origin + _CELL_CR[empty, 0:1] * grid.col_step + _CELL_CR[empty, 1:2] * grid.row_step
+    # each empty cell's nearest candidate of every other size of about the grid's cube size; the nearest of
+    # those that sit on the cell and stand out enough (the first size on a tie)
+    best_d = np.full(len(empty), np.inf)
+    best: list[tuple[np.ndarray, float, float, float] | None] = [None] * len(empty)
+    for other in all_cands:
+        if other is cands or len(other.xy) == 0:
+            continue
+        rr = float(other.radius[0])
+        if not (lo * med_r <= rr <= hi * med_r):
+            continue
+        dist = np.hypot(other.xy[None, :, 0] - centres[:, None, 0], other.xy[None, :, 1] - centres[:, None, 1])
+        k = dist.argmin(1)
+        d = dist[np.arange(len(empty)), k]
+        st = other.strength_or_ones()[k]
+        for e in np.nonzero((d <= tol) & (st >= settings.fill_strength * med_s) & (d < best_d))[0].tolist():
+            best_d[e] = d[e]
+            best[e] = (other.xy[k[e]], rr, float(other.contrast[k[e]]), float(st[e]))
+    for e, i in enumerate(empty.tolist()):
+        if best[e] is not None:
+            cells[i // 3][i % 3] = len(xy)
+            xy.append(best[e][0])
+            rad.append(best[e][1])
+            con.append(best[e][2])
+            strength.append(best[e][3])
     support = sum(1 for row in cells for k in row if k >= 0)
     if support == grid.support:
         return grid, cands
@@ -1287,7 +1306,7 @@ def doubt_mixed_samples(
     table_lab = linear_rgb_to_lab(np.asarray(table_linear)[todo] * gains)
     d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
     d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
-    names = [m.name for m in classify(sub_lab, palette)]
+    names = nearest_names(sub_lab, palette)
     for j, i in enumerate(todo):
         far = d_subs[j] > d_whole[j] + settings.mixed_table_margin
         if any(far[q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
@@ -1349,7 +1368,12 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     disk = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad) & valid
     if not disk.reshape(n, -1).any(1).all():
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
-    patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
+    if ((x0 + size_x <= w) & (y0 + size_y <= h)).all():  # every box of the largest size fits: plain slices
+        patch = np.stack(
+            [frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0.tolist(), x0.tolist(), strict=True)]
+        )
+    else:
+        patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
     pix = patch.reshape(n, -1, 3)
     m = disk.reshape(n, -1)
     count = m.sum(1)
@@ -1417,13 +1441,16 @@ def out_of_line_cubes(
         if len(cands.xy) == 0:
             continue
         cc = (cands.xy - grid.origin) @ Binv.T
-        near = (cc >= -reach).all(1) & (cc <= 2 + reach).all(1)
-        for k in np.nonzero(near)[0]:
+        near = np.nonzero((cc >= -reach).all(1) & (cc <= 2 + reach).all(1))[0]
+        if len(near) == 0:
+            continue
+        # well away from every grid cube, and not on an empty cell (that cell's business)
+        pts = cands.xy[near]
+        d_cube = np.hypot(cube_xy[None, :, 0] - pts[:, None, 0], cube_xy[None, :, 1] - pts[:, None, 1]).min(1)
+        d_cell = np.hypot(centres[None, :, 0] - pts[:, None, 0], centres[None, :, 1] - pts[:, None, 1]).min(1)
+        apart = (d_cube >= min_dist * pitch) & (d_cell >= settings.lattice_tolerance * pitch)
+        for k in near[apart]:
             p = cands.xy[k]
-            if np.min(np.hypot(*(cube_xy - p).T)) < min_dist * pitch:
-                continue
-            if np.min(np.hypot(*(centres - p).T)) < settings.lattice_tolerance * pitch:
-                continue  # on an empty cell: that cell's business
             if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
                 continue
             rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
