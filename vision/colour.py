@@ -207,6 +207,15 @@ def _median(values: np.ndarray) -> float:
     return float(a[mid]) if a.size % 2 else float(0.5 * (a[mid - 1] + a[mid]))
 
 
+def _reference_luminance(palette: Palette) -> float:
+    """The median luminance of the palette's references (made once per palette)."""
+    lum = palette.__dict__.get("_lum_ref")
+    if lum is None:
+        lum = _median(palette.ref_linear @ _M_RGB2XYZ[1])
+        object.__setattr__(palette, "_lum_ref", lum)
+    return float(lum)
+
+
 def fit_gains(
     observed_lin: np.ndarray,
     palette: Palette,
@@ -229,7 +238,7 @@ def fit_gains(
     ref_lin = palette.ref_linear
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
     # that brings the observations' median brightness to the palette's, and a little above and below.
-    lum_ref = _median(ref_lin @ _M_RGB2XYZ[1])
+    lum_ref = _reference_luminance(palette)
     starts = []
     for g_tint in _TINTS:
         lum_obs = _median((obs * g_tint) @ _M_RGB2XYZ[1])
@@ -238,14 +247,16 @@ def fit_gains(
             starts.append(g_tint * exposure)
     g0 = np.array(starts)  # (S, 3): every start iterated at once
     g = g0.copy()
-    lam = prior_weight * float((obs**2).sum(0).mean())
+    obs_sq = (obs**2).sum(0)
+    lam = prior_weight * float(obs_sq.mean())
     lo, hi = g0 * np.exp(-max_log_gain), g0 * np.exp(max_log_gain)
+    prior, denominator = lam * g0, obs_sq[None] + lam
     for _ in range(iterations):
         lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])  # (S, n, 3)
         d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)  # (S, n, R)
         target = ref_lin[d2.argmin(-1)]  # (S, n, 3)
         # least squares per channel in linear RGB, pulled gently towards the starting light
-        g_new = ((obs[None] * target).sum(1) + lam * g0) / ((obs**2).sum(0)[None] + lam)
+        g_new = ((obs[None] * target).sum(1) + prior) / denominator
         g_new = np.minimum(np.maximum(g_new, lo), hi)
         done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * np.abs(g)).all())  # np.allclose(rtol=1e-3), cheaper
         g = g_new
@@ -290,6 +301,16 @@ def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
         conf = float(d2 / (d1 + d2 + 1e-9))
         out.append(ColourMatch(palette.names[order[i, 0]], round(conf, 3), float(d1), tuple(lab[i].tolist())))
     return out
+
+
+def nearest_names(lab: np.ndarray, palette: Palette) -> list[str]:
+    """The nearest palette colour's name for each Lab row: :func:`classify`'s names, without its confidences."""
+    lab = np.atleast_2d(np.asarray(lab, dtype=np.float64))
+    d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
+    idx = palette.ref_index
+    per_colour = np.stack([d[:, idx == k].min(1) for k in range(len(palette.names))], axis=1)
+    # (argmin takes the first of equal distances, as classify's argsort of so few colours does)
+    return [palette.names[k] for k in per_colour.argmin(1).tolist()]
 
 
 def calibrate_palette(

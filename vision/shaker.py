@@ -40,6 +40,7 @@ frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import sys
@@ -58,6 +59,7 @@ from .colour import (
     fit_gains,
     lab_to_linear_rgb,
     linear_rgb_to_lab,
+    nearest_names,
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
@@ -234,7 +236,7 @@ class Grid:
     score: float = 0.0
     strays: tuple[int, ...] = ()
 
-    @property
+    @functools.cached_property
     def pitch(self) -> float:
         return (math.hypot(*self.col_step) + math.hypot(*self.row_step)) / 2
 
@@ -376,12 +378,7 @@ def find_cubes(
             cv2.compare(resp, thr, cv2.CMP_GT),
             cv2.compare(resp, cv2.dilate(resp, np.ones((k, k), np.uint8)), cv2.CMP_GE),
         )
-        found = cv2.findNonZero(peaks)
-        if found is None:
-            out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
-            continue
-        found = found.reshape(-1, 2)
-        xs, ys = found[:, 0], found[:, 1]
+        xs, ys = _nonzero_points(peaks)
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -395,6 +392,25 @@ def find_cubes(
     return out
 
 
+def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (x, y) of a sparse 8-bit mask's nonzero pixels in row-major order (cv2.findNonZero's): the mask is
+    read eight pixels at a time and only its nonzero words are looked into."""
+    h, w = mask.shape
+    if w % 8 or mask.dtype != np.uint8 or not mask.flags.c_contiguous:
+        found = cv2.findNonZero(mask)
+        found = np.zeros((0, 2), np.int32) if found is None else found.reshape(-1, 2)
+        return found[:, 0], found[:, 1]
+    flat = mask.reshape(-1)
+    words = np.flatnonzero(flat.view(np.uint64))
+    at = (words[:, None] * 8 + _BYTE_OFFSETS).ravel()
+    at = at[flat[at] != 0]
+    ys, xs = np.divmod(at, w)
+    return xs, ys
+
+
+_BYTE_OFFSETS = np.arange(8)
+
+
 # ---------------------------------------------------------------- stage 2: lattice
 
 
@@ -403,7 +419,10 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     return fit_grids(cands, settings, 1)[0]
 
 
+_BOX_END = np.array([[0], [1], [0], [1]])  # a box's far edges lie one past its last pixel
+_NO_CANDIDATES = (np.zeros((0, 2)), np.zeros(0), np.zeros(0), 1.0)
 _CELL_CR = np.array([(c, r) for r in range(3) for c in range(3)], dtype=np.float64)  # (col, row) of the nine cells
+_AROUND_CR = np.array([(c, r) for r in range(-1, 4) for c in range(-1, 4)], dtype=np.float64)  # and the 5 x 5 around
 
 
 def _same_lattice(a: Grid, b: Grid) -> bool:
@@ -422,66 +441,99 @@ def fit_grids(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS, co
     return list(itertools.islice(lattices(cands, settings), max(1, count)))
 
 
-def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> Iterator[Grid]:
-    """The distinct 3 x 3 lattices the candidates support, best first, made as they are asked for.
+@dataclass(frozen=True)
+class Hypotheses:
+    """One size's lattice hypotheses (see :func:`lattice_hypotheses`), one row each: the seed candidate, the
+    steps (columns u, v), the pitch, each candidate's nearest lattice point and whether it sits on it, and
+    the scores of the nine 3 x 3 windows holding the seed."""
 
-    Hypotheses (a candidate, a neighbour and one at right angles: the steps) are scored by the
-    candidates on the 3 x 3 window against those just around it and tried in that order; one that
-    fails (too few cells, cells in one line, not square) is skipped; one of a lattice already given
-    (perhaps a row over) is skipped; the search ends ``lattice_alt_margin`` below the best's score.
-    Raises GridNotFound (at the first ``next``) when there is none.
+    ai: np.ndarray  # (H,)
+    steps: np.ndarray  # (H, 2, 2)
+    pitch: np.ndarray  # (H,)
+    rc: np.ndarray  # (H, n, 2) lattice coordinates (i along u, j along v), rounded
+    on: np.ndarray  # (H, n)
+    scores: np.ndarray  # (H, 9)
+
+
+_WINDOW_Y0, _WINDOW_X0 = np.repeat(np.arange(2, 5), 3), np.tile(np.arange(2, 5), 3)  # the nine windows
+
+
+def lattice_hypotheses(
+    sizes: Sequence[Candidates], settings: ShakerSettings = DEFAULT_SETTINGS
+) -> list[Hypotheses | GridNotFound]:
+    """Every size's lattice hypotheses at once (the sizes' candidates padded to one length: one pass of
+    array work for all), or the reason a size has none.
+
+    A hypothesis is a candidate, a neighbour (one of its nearest ``pair_neighbours``) and one at right
+    angles: the steps. Each is scored by the candidates on a 3 x 3 window of its lattice against those
+    just around it (:func:`lattices` tries them in that order).
     """
-    n = len(cands.xy)
-    if n < 3:
-        raise GridNotFound("no pattern: fewer than 3 cube-like shapes in view")
-    P = cands.xy
-    R = cands.radius
-    diff = P[None, :, :] - P[:, None, :]
+    out: list[Hypotheses | GridNotFound] = [GridNotFound("no pattern: fewer than 3 cube-like shapes in view")] * len(
+        sizes
+    )
+    live = [s for s, c in enumerate(sizes) if len(c.xy) >= 3]
+    if not live:
+        return out
+    counts = [len(sizes[s].xy) for s in live]
+    S, N = len(live), max(counts)
+    P = np.full((S, N, 2), 1e7)  # padding: far from everything, of no size (never a pair, never on a lattice)
+    R = np.full((S, N), np.nan)
+    quality = np.zeros((S, N))
+    min_dist = np.zeros(S)
+    for i, (s, n) in enumerate(zip(live, counts, strict=True)):
+        c = sizes[s]
+        P[i, :n], R[i, :n] = c.xy, c.radius
+        quality[i, :n] = np.clip(c.contrast / settings.quality_contrast, settings.quality_floor, 1.0)
+        min_dist[i] = settings.min_pitch * c.scale * settings.work_long_side
+    diff = P[:, None, :, :] - P[:, :, None, :]  # diff[s, a, b] = P[s, b] - P[s, a]
     dist = np.hypot(diff[..., 0], diff[..., 1])
-    rr = np.maximum(R[:, None], R[None, :])
-    ratio = np.minimum(R[:, None], R[None, :]) / rr
+    rr = np.maximum(R[:, :, None], R[:, None, :])
+    ratio = np.minimum(R[:, :, None], R[:, None, :]) / rr
     ok = (dist >= settings.pitch_min * rr) & (dist <= settings.pitch_max * rr) & (ratio >= 0.5)
-    ok &= dist >= settings.min_pitch * cands.scale * settings.work_long_side
+    ok &= dist >= min_dist[:, None, None]
     # the grid is turned at most ``max_turn`` degrees from the image axes (the rotation setting does the rest)
     ang = np.degrees(np.arctan2(diff[..., 1], diff[..., 0]))
     ok &= np.abs((ang + 45.0) % 90.0 - 45.0) <= settings.max_turn
     # each candidate pairs with its nearest few neighbours only
     masked = np.where(ok, dist, np.inf)
-    k = min(settings.pair_neighbours, n - 1)
-    nearest = np.argpartition(masked, k - 1, axis=1)[:, :k] if k >= 1 else np.zeros((n, 0), int)
-    keep = np.zeros_like(ok)
-    np.put_along_axis(keep, nearest, True, axis=1)
-    ai, bi = np.nonzero(keep & ok)
-    if len(ai) == 0:
-        raise GridNotFound("no pattern: no two cube-like shapes side by side")
+    pair_s, pair_a, pair_b = [], [], []
+    no_pairs = set()
+    for i, n in enumerate(counts):
+        k = min(settings.pair_neighbours, n - 1)
+        m = np.ascontiguousarray(masked[i, :n, :n])
+        nearest = np.argpartition(m, k - 1, axis=1)[:, :k] if k >= 1 else np.zeros((n, 0), int)
+        keep = np.zeros((n, n), bool)
+        np.put_along_axis(keep, nearest, True, axis=1)
+        ai, bi = np.nonzero(keep & ok[i, :n, :n])
+        if len(ai) == 0:
+            no_pairs.add(i)
+        pair_s.append(np.full(len(ai), i))
+        pair_a.append(ai)
+        pair_b.append(bi)
+    hs, ai, bi = np.concatenate(pair_s), np.concatenate(pair_a), np.concatenate(pair_b)
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
-    U = diff[ai, bi]  # (H, 2)
+    U = diff[hs, ai, bi]  # (H, 2)
     Vexp = np.stack([-U[:, 1], U[:, 0]], 1)
-    tgt = P[ai] + Vexp  # (H, 2)
-    dc = np.hypot(tgt[:, None, 0] - P[None, :, 0], tgt[:, None, 1] - P[None, :, 1])  # (H, n)
+    tgt = P[hs, ai] + Vexp  # (H, 2)
+    Ph = P[hs]  # (H, N, 2): each hypothesis's size's candidates
+    dc = np.hypot(tgt[:, None, 0] - Ph[:, :, 0], tgt[:, None, 1] - Ph[:, :, 1])  # (H, N)
     lenu = np.hypot(U[:, 0], U[:, 1])
     ci = dc.argmin(1)
     good = dc[np.arange(len(ai)), ci] <= 0.35 * lenu
-    if not np.any(good):
-        raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
-    ai, ci, U = ai[good], ci[good], U[good]
-    V = P[ci] - P[ai]
-    # dedupe near-identical hypotheses cheaply: keep a, u direction and length bins
-    H = len(ai)
+    hs, ai, ci, U, Ph = hs[good], ai[good], ci[good], U[good], Ph[good]
+    V = P[hs, ci] - P[hs, ai]
     B = np.stack([U, V], axis=2)  # (H, 2, 2) columns u, v
     det = B[:, 0, 0] * B[:, 1, 1] - B[:, 0, 1] * B[:, 1, 0]
     valid_det = np.abs(det) > 1e-6
-    B, ai, det = B[valid_det], ai[valid_det], det[valid_det]
+    B, hs, ai, det, Ph = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det], Ph[valid_det]
     H = len(ai)
-    if H == 0:
-        raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
     inv = np.empty_like(B)
     inv[:, 0, 0] = B[:, 1, 1] / det
     inv[:, 0, 1] = -B[:, 0, 1] / det
     inv[:, 1, 0] = -B[:, 1, 0] / det
     inv[:, 1, 1] = B[:, 0, 0] / det
-    rel = P[None, :, :] - P[ai][:, None, :]  # (H, n, 2)
-    coords = rel @ inv.transpose(0, 2, 1)  # (H, n, 2) lattice coordinates (i along u, j along v)
+    rel = Ph - P[hs, ai][:, None, :]  # (H, N, 2)
+    coords = rel @ inv.transpose(0, 2, 1)  # (H, N, 2) lattice coordinates (i along u, j along v)
     rc = np.rint(coords)
     resid = coords - rc
     # residual in pixels relative to the pitch
@@ -489,31 +541,58 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     pitch = (np.hypot(B[:, 0, 0], B[:, 1, 0]) + np.hypot(B[:, 0, 1], B[:, 1, 1])) / 2
     err = np.hypot(resid_px[..., 0], resid_px[..., 1]) / pitch[:, None]
     # size agreement with the seed
-    size_ok = (R[None, :] >= settings.size_ratio_min * R[ai][:, None]) & (
-        R[None, :] <= R[ai][:, None] / settings.size_ratio_min
-    )
+    Rh, Ra = R[hs], R[hs, ai][:, None]
+    size_ok = (Rh >= settings.size_ratio_min * Ra) & (Rh <= Ra / settings.size_ratio_min)
     on = (err <= settings.lattice_tolerance) & size_ok & (np.abs(rc) <= 4).all(-1)
     # occupancy on a 9 x 9 lattice window around the seed (coords -4..4)
-    quality = np.clip(cands.contrast / settings.quality_contrast, settings.quality_floor, 1.0)
     occ = np.zeros((H, 9, 9), dtype=np.float64)
     hh, nn = np.nonzero(on)
-    order = np.argsort(quality[nn], kind="stable")  # assigned weakest first: each cell keeps its best
+    q = quality[hs[hh], nn]
+    order = np.argsort(q, kind="stable")  # assigned weakest first: each cell keeps its best
     hh, nn = hh[order], nn[order]
-    occ[hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4] = quality[nn]
+    occ[hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4] = q[order]
     ii = np.zeros((H, 10, 10), dtype=np.float64)
     ii[:, 1:, 1:] = occ.cumsum(1).cumsum(2)
 
     # windows that contain the seed (coord 0 -> index 4): top-left index (y0, x0) in 2..4, all nine at once;
     # score: the occupancy inside the window minus that of the ring of cells around it
-    w0 = np.arange(2, 5)
-    y0s, x0s = np.repeat(w0, 3), np.tile(w0, 3)  # the nine windows, row-major (y0 first)
-
     def box(y0: np.ndarray, x0: np.ndarray, size: int) -> np.ndarray:  # (H, 9)
         return ii[:, y0 + size, x0 + size] - ii[:, y0, x0 + size] - ii[:, y0 + size, x0] + ii[:, y0, x0]
 
-    inner = box(y0s, x0s, 3)
-    ring = box(y0s - 1, x0s - 1, 5) - inner  # (every window's ring lies inside the 9 x 9 lattice window)
+    inner = box(_WINDOW_Y0, _WINDOW_X0, 3)
+    ring = box(_WINDOW_Y0 - 1, _WINDOW_X0 - 1, 5) - inner  # (every window's ring lies inside the 9 x 9 window)
     scores = inner - ring - (0.02 * np.abs(np.log(np.abs(det) / pitch**2)))[:, None]
+    bounds = np.searchsorted(hs, np.arange(S + 1))
+    for i, (s, n) in enumerate(zip(live, counts, strict=True)):
+        lo, hi = bounds[i], bounds[i + 1]
+        if i in no_pairs:
+            out[s] = GridNotFound("no pattern: no two cube-like shapes side by side")
+        elif hi == lo:
+            out[s] = GridNotFound("no pattern: the cube-like shapes do not form a grid")
+        else:
+            out[s] = Hypotheses(ai[lo:hi], B[lo:hi], pitch[lo:hi], rc[lo:hi, :n], on[lo:hi, :n], scores[lo:hi])
+    return out
+
+
+def lattices(
+    cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS, hypotheses: Hypotheses | GridNotFound | None = None
+) -> Iterator[Grid]:
+    """The distinct 3 x 3 lattices the candidates support, best first, made as they are asked for.
+
+    Hypotheses (:func:`lattice_hypotheses`, or ``hypotheses`` when already made for these candidates) are
+    tried in the order of their scores; one that fails (too few cells, cells in one line, not square) is
+    skipped; one of a lattice already given (perhaps a row over) is skipped; the search ends
+    ``lattice_alt_margin`` below the best's score. Raises GridNotFound (at the first ``next``) when there
+    is none.
+    """
+    hyp = hypotheses if hypotheses is not None else lattice_hypotheses([cands], settings)[0]
+    if isinstance(hyp, GridNotFound):
+        raise hyp
+    P = cands.xy
+    R = cands.radius
+    ai, B, pitch, rc, on, scores = hyp.ai, hyp.steps, hyp.pitch, hyp.rc, hyp.on, hyp.scores
+    H = len(ai)
+    y0s, x0s = _WINDOW_Y0, _WINDOW_X0
 
     def _build(h: int, y0: int, x0: int, best_score: float) -> Grid:
         # members: candidates on cells of the window
@@ -539,9 +618,10 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         # one candidate per cell: the closest
         cells = -np.ones((3, 3), dtype=int)
         best_d = np.full((3, 3), np.inf)
-        for k in idx:
-            c, r = int(iu[k]), int(jv[k])
-            dk = math.hypot(*(P[k] - (o + c * u + r * v)))
+        m_c, m_r = iu[idx].astype(int), jv[idx].astype(int)
+        m_d = P[idx] - (o + m_c[:, None] * u + m_r[:, None] * v)
+        m_dist = np.hypot(m_d[:, 0], m_d[:, 1]).tolist()
+        for k, c, r, dk in zip(idx.tolist(), m_c.tolist(), m_r.tolist(), m_dist, strict=True):
             if dk < best_d[r, c]:
                 best_d[r, c], cells[r, c] = dk, k
         # recount: unassigned candidates near the grid, not on a cell
@@ -562,17 +642,17 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         )
         cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
         pitch_now = (math.hypot(*u) + math.hypot(*v)) / 2
-        strays: list[int] = []
-        for k in np.nonzero(near)[0]:
-            if int(k) in assigned:
-                continue
+        near_k = np.array([k for k in np.nonzero(near)[0].tolist() if k not in assigned], dtype=int)
+        if len(cube_xy) and len(near_k):
             # a second blob on a cube already in the grid (its side face, its shadow) is not a cube
-            if len(cube_xy) and np.min(np.hypot(*(cube_xy - P[k]).T)) < _NEAR_MIN_DISTANCE * pitch_now:
-                continue
-            strays.append(int(k))
+            dx = cube_xy[None, :, 0] - P[near_k, None, 0]
+            dy = cube_xy[None, :, 1] - P[near_k, None, 1]
+            near_k = near_k[np.hypot(dx, dy).min(1) >= _NEAR_MIN_DISTANCE * pitch_now]
+        strays = near_k.tolist()
         stray_near = len(strays)
         # orientation: columns along +x, rows along +y
-        centres = np.array([[o + c * u + r * v for c in range(3)] for r in range(3)])  # (row, col, xy)
+        centres = o + _CELL_CR[:, 0:1] * u + _CELL_CR[:, 1:2] * v  # (row, col, xy)
+        centres = centres.reshape(3, 3, 2)
         grid_cells = cells
         col_step, row_step = u, v
         if abs(v[0]) > abs(u[0]):  # u runs mostly vertically: swap axes
@@ -600,15 +680,8 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     # hypotheses ranked by score (ties: the first window in y0, x0 order, then the first hypothesis)
     flat = scores.T.ravel()  # index wi * H + h
     ranked = np.argsort(-flat, kind="stable")[: settings.lattice_attempts]
-    # each ranked hypothesis's nine cells as the hypothesis puts them (before least squares): one on a
-    # lattice already given is skipped without being built
-    r_w, r_h = np.divmod(ranked, H)
-    r_u, r_v = B[r_h, :, 0], B[r_h, :, 1]
-    r_o = P[ai[r_h]] + (x0s[r_w] - 4)[:, None] * r_u + (y0s[r_w] - 4)[:, None] * r_v
-    cr = np.array([(c, r) for r in range(3) for c in range(3)], dtype=np.float64)
-    r_pts = r_o[:, None, :] + cr[None, :, 0:1] * r_u[:, None, :] + cr[None, :, 1:2] * r_v[:, None, :]
-    r_pitch = pitch[r_h]
     known = np.zeros(len(ranked), bool)
+    r_pts: np.ndarray | None = None
     kept: list[Grid] = []
     first_error: GridNotFound | None = None
     for n_i, rank_i in enumerate(ranked):
@@ -626,10 +699,20 @@ def lattices(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
         if any(_same_lattice(grid, other) for other in kept):
             continue
         kept.append(grid)
+        yield grid
+        # another is asked for: each ranked hypothesis's nine cells as the hypothesis puts them (before least
+        # squares); one on a lattice already given is skipped without being built
+        if r_pts is None:
+            r_w, r_h = np.divmod(ranked, H)
+            r_u, r_v = B[r_h, :, 0], B[r_h, :, 1]
+            r_o = P[ai[r_h]] + (x0s[r_w] - 4)[:, None] * r_u + (y0s[r_w] - 4)[:, None] * r_v
+            r_pts = (
+                r_o[:, None, :] + _CELL_CR[None, :, 0:1] * r_u[:, None, :] + _CELL_CR[None, :, 1:2] * r_v[:, None, :]
+            )
+            r_pitch = pitch[r_h]
         coords = (r_pts - grid.origin) @ np.linalg.inv(np.column_stack([grid.col_step, grid.row_step])).T
         ratio = r_pitch / grid.pitch
         known |= (np.abs(coords - np.rint(coords)).max(axis=(1, 2)) < 0.3) & (ratio >= 0.8) & (ratio <= 1.25)
-        yield grid
     if not kept:
         raise first_error or GridNotFound("no pattern: the cube-like shapes do not form a grid")
 
@@ -645,7 +728,8 @@ def fill_from_other_sizes(
 ) -> tuple[Grid, Candidates]:
     """Empty cells take a candidate found at a neighbouring size, when one sits on the cell, fits the
     grid's cube size and stands out as much as the grid's cubes do."""
-    members = [k for row in grid.cell_candidate for k in row if k >= 0]
+    cell_k = np.array(grid.cell_candidate, dtype=int).ravel()
+    members = cell_k[cell_k >= 0]
     med_r = _median(cands.radius[members])
     med_s = _median(cands.strength_or_ones()[members])
     xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
@@ -653,29 +737,32 @@ def fill_from_other_sizes(
     cells = [list(row) for row in grid.cell_candidate]
     tol = settings.fill_tolerance * grid.pitch
     lo, hi = settings.fill_size_ratio
-    for r in range(3):
-        for c in range(3):
-            if cells[r][c] >= 0:
-                continue
-            centre = grid.centre(r, c)
-            best: tuple[float, np.ndarray, float, float, float] | None = None
-            for other in all_cands:
-                if other is cands or len(other.xy) == 0:
-                    continue
-                rr = float(other.radius[0])
-                if not (lo * med_r <= rr <= hi * med_r):
-                    continue
-                dist = np.hypot(*(other.xy - centre).T)
-                k = int(np.argmin(dist))
-                st = float(other.strength_or_ones()[k])
-                if dist[k] <= tol and st >= settings.fill_strength * med_s and (best is None or dist[k] < best[0]):
-                    best = (float(dist[k]), other.xy[k], rr, float(other.contrast[k]), st)
-            if best is not None:
-                cells[r][c] = len(xy)
-                xy.append(best[1])
-                rad.append(best[2])
-                con.append(best[3])
-                strength.append(best[4])
+    empty = np.nonzero(cell_k < 0)[0]
+    centres = grid.origin + _CELL_CR[empty, 0:1] * grid.col_step + _CELL_CR[empty, 1:2] * grid.row_step
+    # each empty cell's nearest candidate of every other size of about the grid's cube size; the nearest of
+    # those that sit on the cell and stand out enough (the first size on a tie)
+    best_d = np.full(len(empty), np.inf)
+    best: list[tuple[np.ndarray, float, float, float] | None] = [None] * len(empty)
+    for other in all_cands:
+        if other is cands or len(other.xy) == 0:
+            continue
+        rr = float(other.radius[0])
+        if not (lo * med_r <= rr <= hi * med_r):
+            continue
+        dist = np.hypot(other.xy[None, :, 0] - centres[:, None, 0], other.xy[None, :, 1] - centres[:, None, 1])
+        k = dist.argmin(1)
+        d = dist[np.arange(len(empty)), k]
+        st = other.strength_or_ones()[k]
+        for e in np.nonzero((d <= tol) & (st >= settings.fill_strength * med_s) & (d < best_d))[0].tolist():
+            best_d[e] = d[e]
+            best[e] = (other.xy[k[e]], rr, float(other.contrast[k[e]]), float(st[e]))
+    for e, i in enumerate(empty.tolist()):
+        if best[e] is not None:
+            cells[i // 3][i % 3] = len(xy)
+            xy.append(best[e][0])
+            rad.append(best[e][1])
+            con.append(best[e][2])
+            strength.append(best[e][3])
     support = sum(1 for row in cells for k in row if k >= 0)
     if support == grid.support:
         return grid, cands
@@ -718,17 +805,16 @@ def verify_cells(
     would gain by it), a cell the table in some shadow explains still holds a cube when it is near a
     palette colour and far from the table in each of the four gaps beside it.
     """
-    members = [k for row in grid.cell_candidate for k in row if k >= 0]
-    med_r = _median(cands.radius[members]) if members else grid.pitch / 3
+    cell_k = np.array(grid.cell_candidate, dtype=int).ravel()
+    have = cell_k >= 0
+    members = cell_k[have]
+    med_r = _median(cands.radius[members]) if len(members) else grid.pitch / 3
     radius = max(1.5, settings.sample_radius * grid.pitch)
-    points = []
-    for r in range(3):
-        for c in range(3):
-            k = grid.cell_candidate[r][c]
-            points.append(np.asarray(cands.xy[k] if k >= 0 else grid.centre(r, c), dtype=np.float64))
-    tables = table_colours_at(table_lab8, np.array(points), scale, settings)
-    tops_a = sample_top_faces(frame_bgr, np.array(points), radius)
-    have = np.array([k >= 0 for row in grid.cell_candidate for k in row])
+    centres = grid.origin + _CELL_CR[:, 0:1] * grid.col_step + _CELL_CR[:, 1:2] * grid.row_step  # (9, 2)
+    points = centres.copy()
+    points[have] = cands.xy[members]
+    tables = table_colours_at(table_lab8, points, scale, settings)
+    tops_a = sample_top_faces(frame_bgr, points, radius)
     gains, _ = fit_gains(tops_a[have] if have.sum() >= 3 else tops_a, palette)
     lab = linear_rgb_to_lab(tops_a * gains)
     ref = palette.ref_lab
@@ -739,11 +825,10 @@ def verify_cells(
     # the table just beside each cell (the gaps to its four neighbours): an empty cell looks like one of them
     d_gap = np.full(9, np.inf)
     if lab_sum is not None:
-        centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
         steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
         gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
         pw = grid.pitch / scale
-        cell_w = (np.array(points) + 0.5) / scale - 0.5
+        cell_w = (points + 0.5) / scale - 0.5
         gap_w = (gaps + 0.5) / scale - 0.5
         cell_lab = _lab8_to_lab(_box_mean_v(lab_sum, cell_w[:, 0], cell_w[:, 1], settings.sample_radius * pw))
         gap_lab = _lab8_to_lab(_box_mean_v(lab_sum, gap_w[:, 0], gap_w[:, 1], settings.gap_sample_radius * pw))
@@ -751,58 +836,73 @@ def verify_cells(
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
-        pw = (np.array(points) + 0.5) / scale - 0.5
+        pw = (points + 0.5) / scale - 0.5
         outer = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.65 * size_w) * (1.3 * size_w) ** 2
         hole = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.375 * size_w) * (0.75 * size_w) ** 2
         ring = (outer - hole) / max(1e-6, (1.3 * size_w) ** 2 - (0.75 * size_w) ** 2)
         outline = ring - _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.22 * size_w)
-        outline = outline / max(float(np.percentile(outline, 75)), 1e-6)
-    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
-    strength = list(cands.strength_or_ones())
-    cells = [list(row) for row in grid.cell_candidate]
-    tests: list[dict[str, Any]] = []
-    for i in range(9):
-        r, c = divmod(i, 3)
-        palette_like = d_pal[i] <= settings.cell_max_delta_e
-        distinct = d_pal[i] + settings.cell_margin <= d_tab[i] and d_pal[i] <= settings.cell_fill_delta_e
-        table_better = d_tab[i] + settings.cell_table_margin < d_pal[i]
-        # or it stands apart from the table on all four sides (a black cube on a dark table, no outline found)
-        apart = d_gap[i] >= settings.cell_gap_min
-        # a cell of the table's colour and of its gaps' is the table, whatever outline was found there
-        same_as_table = d_tab[i] < settings.table_same_delta_e and d_gap[i] < settings.gap_same_delta_e
-        # a colour the table takes in some shadow, yet far from the table in each of the four gaps beside
-        # it and near a palette colour: a cube (gray or white on a light table, black on a dark one)
-        stands_out = stand_out and d_gap[i] >= settings.override_gap_min and d_pal[i] <= settings.override_palette_max
-        cube = (
-            palette_like
-            and (not table_better or stands_out)
-            and not same_as_table
-            and (bool(have[i]) or distinct or apart)
+        # (np.percentile(outline, 75) of the nine cells is exactly the seventh smallest: its overhead shows)
+        outline = outline / max(float(np.partition(outline, 6)[6]), 1e-6)
+    palette_like = d_pal <= settings.cell_max_delta_e
+    distinct = (d_pal + settings.cell_margin <= d_tab) & (d_pal <= settings.cell_fill_delta_e)
+    table_better = d_tab + settings.cell_table_margin < d_pal
+    # or it stands apart from the table on all four sides (a black cube on a dark table, no outline found)
+    apart = d_gap >= settings.cell_gap_min
+    # a cell of the table's colour and of its gaps' is the table, whatever outline was found there
+    same_as_table = (d_tab < settings.table_same_delta_e) & (d_gap < settings.gap_same_delta_e)
+    # a colour the table takes in some shadow, yet far from the table in each of the four gaps beside
+    # it and near a palette colour: a cube (gray or white on a light table, black on a dark one)
+    stands_out = (d_gap >= settings.override_gap_min) & (d_pal <= settings.override_palette_max) & stand_out
+    is_cube = palette_like & (~table_better | stands_out) & ~same_as_table & (have | distinct | apart)
+    tests: list[dict[str, Any]] = [
+        {
+            "row": i // 3,
+            "col": i % 3,
+            "d_palette": round(dp, 1),
+            "d_table": round(dt, 1),
+            "outline": hv,
+            "ring": round(rg, 2),
+            "d_gap": round(dg, 1),
+            "xy": points[i],
+            "cube": cb,
+        }
+        for i, (dp, dt, hv, rg, dg, cb) in enumerate(
+            zip(
+                d_pal.tolist(),
+                d_tab.tolist(),
+                have.tolist(),
+                outline.tolist(),
+                d_gap.tolist(),
+                is_cube.tolist(),
+                strict=True,
+            )
         )
-        tests.append(
-            {
-                "row": r,
-                "col": c,
-                "d_palette": round(float(d_pal[i]), 1),
-                "d_table": round(float(d_tab[i]), 1),
-                "outline": bool(have[i]),
-                "ring": round(float(outline[i]), 2),
-                "d_gap": round(float(d_gap[i]), 1),
-                "xy": points[i],
-                "cube": bool(cube),
-            }
+    ]
+    new_cells = np.where(is_cube, cell_k, -1)
+    added = is_cube & ~have  # a cube found by its colour: a candidate made for it
+    if added.any():
+        start = len(cands.xy)
+        new_cells[added] = np.arange(start, start + int(added.sum()))
+        xy = np.concatenate([np.asarray(cands.xy, dtype=np.float64).reshape(-1, 2), points[added]])
+        n_add = int(added.sum())
+        new = Candidates(
+            xy,
+            np.concatenate([np.asarray(cands.radius, dtype=np.float64), np.full(n_add, med_r)]),
+            np.concatenate([np.asarray(cands.contrast, dtype=np.float64), np.ones(n_add)]),
+            cands.scale,
+            np.concatenate([np.asarray(cands.strength_or_ones(), dtype=np.float64), np.zeros(n_add)]),
         )
-        if cube and cells[r][c] < 0:
-            cells[r][c] = len(xy)
-            xy.append(points[i])
-            rad.append(med_r)
-            con.append(1.0)
-            strength.append(0.0)
-        elif not cube:
-            cells[r][c] = -1
-    support = sum(1 for row in cells for k in row if k >= 0)
-    new = Candidates(np.array(xy), np.array(rad), np.array(con), cands.scale, np.array(strength))
-    return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new, tests
+    else:
+        new = Candidates(
+            np.asarray(cands.xy, dtype=np.float64).reshape(-1, 2),
+            np.asarray(cands.radius, dtype=np.float64),
+            np.asarray(cands.contrast, dtype=np.float64),
+            cands.scale,
+            np.asarray(cands.strength_or_ones(), dtype=np.float64),
+        )
+    cells = tuple(tuple(int(k) for k in row) for row in new_cells.reshape(3, 3).tolist())
+    support = int((new_cells >= 0).sum())
+    return replace(grid, cell_candidate=cells, support=support), new, tests
 
 
 def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, settings: ShakerSettings) -> np.ndarray:
@@ -876,19 +976,15 @@ def best_window(
     window look like cubes (a checked or printed table continues its lattice; a shake does not)."""
     tol = settings.lattice_tolerance * grid.pitch
     radius = max(1.5, settings.sample_radius * grid.pitch)
-    pts, have, idx = [], [], []
-    for r in range(-1, 4):
-        for c in range(-1, 4):
-            centre = grid.centre(r, c)
-            k = -1
-            if len(cands.xy):
-                dist = np.hypot(*(cands.xy - centre).T)
-                k0 = int(np.argmin(dist))
-                k = k0 if dist[k0] <= tol else -1
-            idx.append(k)
-            have.append(k >= 0)
-            pts.append(np.asarray(cands.xy[k] if k >= 0 else centre, dtype=np.float64))
-    pts_a = np.array(pts)
+    pts_a = grid.origin + _AROUND_CR[:, 0:1] * grid.col_step + _AROUND_CR[:, 1:2] * grid.row_step  # (25, 2)
+    idx_a = np.full(25, -1)
+    if len(cands.xy):
+        dist = np.hypot(cands.xy[None, :, 0] - pts_a[:, None, 0], cands.xy[None, :, 1] - pts_a[:, None, 1])
+        k0 = dist.argmin(1)
+        idx_a = np.where(dist[np.arange(25), k0] <= tol, k0, -1)
+        pts_a[idx_a >= 0] = cands.xy[idx_a[idx_a >= 0]]
+    idx = idx_a.tolist()
+    have = idx_a >= 0
     h, w = frame_bgr.shape[:2]
     inside = (pts_a[:, 0] >= 0) & (pts_a[:, 0] < w) & (pts_a[:, 1] >= 0) & (pts_a[:, 1] < h)
     if lab_sum is not None:  # box means of the working Lab copy: cheap, and enough to choose a window
@@ -902,7 +998,7 @@ def best_window(
                 for p, ok in zip(pts_a, inside, strict=True)
             ]
         )
-    have_a = np.array(have) & inside
+    have_a = have & inside
     core = np.zeros(25, bool)
     core[[6, 7, 8, 11, 12, 13, 16, 17, 18]] = True
     fit_on = have_a & core
@@ -1005,8 +1101,9 @@ def cube_offset(
 def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
     """Box means of side 2 * half + 1 around integer points, from an integral image."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
-    x0, x1 = np.clip(xs - half, 0, w), np.clip(xs + half + 1, 0, w)
-    y0, y1 = np.clip(ys - half, 0, h), np.clip(ys + half + 1, 0, h)
+    # (np.minimum / np.maximum: np.clip's overhead dominates on these short arrays)
+    x0, x1 = np.minimum(np.maximum(xs - half, 0), w), np.minimum(np.maximum(xs + half + 1, 0), w)
+    y0, y1 = np.minimum(np.maximum(ys - half, 0), h), np.minimum(np.maximum(ys + half + 1, 0), h)
     total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     return total / np.maximum(1, (x1 - x0) * (y1 - y0))
 
@@ -1030,13 +1127,17 @@ def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: floa
     """Box means of half-size ``half`` around float points (vectorised :func:`_box_mean`); an integral
     image with channels gives (n, channels)."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
-    # (np.minimum / np.maximum: np.clip's overhead dominates on these short arrays)
-    x0 = np.minimum(np.maximum(np.rint(xs - half).astype(int), 0), w)
-    x1 = np.minimum(np.maximum(np.rint(xs + half).astype(int) + 1, 0), w)
-    y0 = np.minimum(np.maximum(np.rint(ys - half).astype(int), 0), h)
-    y1 = np.minimum(np.maximum(np.rint(ys + half).astype(int) + 1, 0), h)
+    # the four edges of every box at once, clamped to the image (np.minimum / np.maximum: np.clip's overhead
+    # dominates on these short arrays), and the four corners read in one take
+    edges = np.rint(np.stack([xs - half, xs + half, ys - half, ys + half])).astype(int) + _BOX_END
+    x0, x1, y0, y1 = np.minimum(np.maximum(edges, 0), np.array([[w], [w], [h], [h]]))
     area = (x1 - x0) * (y1 - y0)
-    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    stride = w + 1
+    corners = np.stack([y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0])
+    c = integral.reshape(len(integral) * stride, -1).take(corners, axis=0)
+    if integral.ndim == 2:
+        c = c[..., 0]
+    total = c[0] - c[1] - c[2] + c[3]
     if total.ndim > 1:
         area = area[:, None]
     return np.where(area > 0, total / np.maximum(area, 1), 0.0)
@@ -1091,6 +1192,32 @@ def gap_contrast(grid: Grid, lab_sum: np.ndarray, scale: float) -> float:
     return float(differ.mean())
 
 
+def lattice_measures(
+    grid: Grid, edge_sum: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings = DEFAULT_SETTINGS
+) -> tuple[float, float, float]:
+    """:func:`cell_separation`, :func:`gap_contrast` and :func:`cell_uniformity` at once: one pass over each
+    integral image (every size's lattice is measured so; the same numbers, a third of the calls)."""
+    pitch_w = grid.pitch / scale
+    pts = _cell_points_w(grid, scale)
+    cells = pts.reshape(-1, 2)
+    mids = np.concatenate([((pts[:, :-1] + pts[:, 1:]) / 2).reshape(-1, 2), ((pts[:-1] + pts[1:]) / 2).reshape(-1, 2)])
+    # edges: the cells and gaps at 0.12 pitch (separation), the cells at uniform_box (uniformity), the whole grid
+    sep_half, in_half = 0.12 * pitch_w, settings.uniform_box * pitch_w / 2
+    at = np.concatenate([cells, mids, cells, cells[4:5]])
+    halves = np.concatenate([np.full(21, sep_half), np.full(9, in_half), [1.5 * pitch_w]])
+    e = _box_mean_v(edge_sum, at[:, 0], at[:, 1], halves)
+    separation = _median(e[9:21]) / max(float(np.mean(e[:9])), 1e-6)
+    uniformity = float(np.mean(e[21:30])) / max(float(e[30]), 1e-6)
+    # colours: the cells and the gaps between neighbours
+    half = max(1.0, 0.07 * grid.pitch / scale)
+    c = _box_mean_v(lab_sum, np.concatenate([cells[:, 0], mids[:, 0]]), np.concatenate([cells[:, 1], mids[:, 1]]), half)
+    cols, gaps = c[:9].reshape(3, 3, 3), c[9:]
+    col_a = np.concatenate([cols[:, :-1].reshape(-1, 3), cols[:-1].reshape(-1, 3)])
+    col_b = np.concatenate([cols[:, 1:].reshape(-1, 3), cols[1:].reshape(-1, 3)])
+    differ = np.minimum(np.abs(gaps - col_a).sum(1), np.abs(gaps - col_b).sum(1)) > 12
+    return separation, float(differ.mean()), uniformity
+
+
 def grid_plausibility(
     grid: Grid,
     cands: Candidates,
@@ -1098,9 +1225,12 @@ def grid_plausibility(
     *,
     edge_sum: np.ndarray | None = None,
     scale: float = 1.0,
+    separation: float | None = None,
+    uniformity: float | None = None,
 ) -> float:
     """How well a fitted grid explains the scene: its support, minus strays, an implausible cube size and
-    edges inside the cells (a lattice on the gaps)."""
+    edges inside the cells (a lattice on the gaps). ``separation``, ``uniformity``: :func:`cell_separation` and
+    :func:`cell_uniformity`, when made."""
     members = [k for row in grid.cell_candidate for k in row if k >= 0]
     size = 2 * _median(cands.radius[members]) if members else 1.0
     ratio = grid.pitch / max(size, 1e-6)
@@ -1108,8 +1238,10 @@ def grid_plausibility(
     off = max(0.0, np.log(lo / ratio), np.log(ratio / hi))
     total = grid.score - settings.stray_penalty * grid.stray_near - settings.size_penalty * off
     if edge_sum is not None:
-        total -= settings.uniformity_penalty * cell_uniformity(grid, edge_sum, scale, settings)
-        sep = cell_separation(grid, edge_sum, scale)
+        if uniformity is None:
+            uniformity = cell_uniformity(grid, edge_sum, scale, settings)
+        total -= settings.uniformity_penalty * uniformity
+        sep = cell_separation(grid, edge_sum, scale) if separation is None else separation
         total -= settings.separation_penalty * max(0.0, np.log(settings.separation_min / max(sep, 1e-6)))
     return total
 
@@ -1184,7 +1316,7 @@ def doubt_mixed_samples(
     table_lab = linear_rgb_to_lab(np.asarray(table_linear)[todo] * gains)
     d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
     d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
-    names = [m.name for m in classify(sub_lab, palette)]
+    names = nearest_names(sub_lab, palette)
     for j, i in enumerate(todo):
         far = d_subs[j] > d_whole[j] + settings.mixed_table_margin
         if any(far[q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
@@ -1246,17 +1378,24 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     disk = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad) & valid
     if not disk.reshape(n, -1).any(1).all():
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
-    patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
+    if ((x0 + size_x <= w) & (y0 + size_y <= h)).all():  # every box of the largest size fits: plain slices
+        patch = np.stack(
+            [frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0.tolist(), x0.tolist(), strict=True)]
+        )
+    else:
+        patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
     pix = patch.reshape(n, -1, 3)
     m = disk.reshape(n, -1)
     count = m.sum(1)
     lum = pix @ np.array([0.0722, 0.7152, 0.2126])
     lum_m = np.where(m, lum, np.inf)
-    q = np.sort(lum_m, axis=1)[np.arange(n), count // 4]
+    # (the order statistics by partition at the few ranks asked for, not a full sort: the same values)
+    kq = count // 4
+    q = np.partition(lum_m, np.unique(kq), axis=1)[np.arange(n), kq]
     keep = m & (lum >= q[:, None])
-    k = keep.sum(1)
-    vals = np.where(keep[:, :, None], pix.astype(np.float64), np.inf)
-    med = np.sort(vals, axis=1)[np.arange(n), k // 2]  # (n, 3): the upper median of each channel
+    k = keep.sum(1) // 2
+    vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
+    med = np.partition(vals, np.unique(k), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
 
 
@@ -1312,13 +1451,16 @@ def out_of_line_cubes(
         if len(cands.xy) == 0:
             continue
         cc = (cands.xy - grid.origin) @ Binv.T
-        near = (cc >= -reach).all(1) & (cc <= 2 + reach).all(1)
-        for k in np.nonzero(near)[0]:
+        near = np.nonzero((cc >= -reach).all(1) & (cc <= 2 + reach).all(1))[0]
+        if len(near) == 0:
+            continue
+        # well away from every grid cube, and not on an empty cell (that cell's business)
+        pts = cands.xy[near]
+        d_cube = np.hypot(cube_xy[None, :, 0] - pts[:, None, 0], cube_xy[None, :, 1] - pts[:, None, 1]).min(1)
+        d_cell = np.hypot(centres[None, :, 0] - pts[:, None, 0], centres[None, :, 1] - pts[:, None, 1]).min(1)
+        apart = (d_cube >= min_dist * pitch) & (d_cell >= settings.lattice_tolerance * pitch)
+        for k in near[apart]:
             p = cands.xy[k]
-            if np.min(np.hypot(*(cube_xy - p).T)) < min_dist * pitch:
-                continue
-            if np.min(np.hypot(*(centres - p).T)) < settings.lattice_tolerance * pitch:
-                continue  # on an empty cell: that cell's business
             if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
                 continue
             rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
@@ -1443,23 +1585,26 @@ def read_shaker(
     def assess(grid: Grid, cands: Candidates, j: int) -> tuple[float, Grid, Candidates, int] | None:
         """A lattice's plausibility (after filling empty cells from other sizes), None when its cells are
         not apart from each other: a lattice inside one object (a big cube, a card)."""
-        if (
-            cell_separation(grid, g_sum, scale) < settings.separation_floor
-            or gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor
-        ):
+        # (the lattice's geometry only: filling its empty cells keeps them)
+        separation, gaps, uniformity = lattice_measures(grid, g_sum, lab_sum, scale, settings)
+        if separation < settings.separation_floor or gaps < settings.gap_contrast_floor:
             return None
         support = grid.support
         if support < 9:
             grid, cands = fill_from_other_sizes(grid, cands, all_cands, settings)
-        total = grid_plausibility(grid, cands, settings, edge_sum=g_sum, scale=scale)
+        total = grid_plausibility(
+            grid, cands, settings, edge_sum=g_sum, scale=scale, separation=separation, uniformity=uniformity
+        )
         return total + settings.filled_weight * (grid.support - support), grid, cands, j
 
     fits: list[tuple[float, Grid, Candidates, int]] = []  # each size's best lattice
     searches: list[tuple[Iterator[Grid], Candidates, int]] = []  # and where its next ones come from
+    tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
+    hypotheses = lattice_hypotheses(tried, settings)  # every size's at once
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support:
             continue
-        search = lattices(cands, settings)
+        search = lattices(cands, settings, hypotheses[j])
         try:
             grid = next(search)
         except GridNotFound as e:

@@ -485,3 +485,53 @@ def test_a_doubted_cube_reports_a_tie_and_is_refused_as_unclear():
     assert low.confidence < DEFAULT_SETTINGS.min_confidence and low.colour == "red"
     assert doubted(replace(sure, confidence=0.3)).confidence == 0.3  # never raised
     assert unclear(1, 2) == "the colour of the cube at row 2, column 3 is unclear"
+
+
+def test_every_sizes_lattices_at_once_match_one_size_at_a_time():
+    """lattice_hypotheses pads the sizes' candidates to one length: each size's lattices are exactly those of
+    its candidates alone, and lattice_measures gives exactly the three measures it stands for."""
+    import itertools
+
+    import cv2
+
+    from vision.shaker import (
+        DEFAULT_SETTINGS,
+        GridNotFound,
+        cell_separation,
+        cell_uniformity,
+        edge_strength,
+        gap_contrast,
+        lattice_hypotheses,
+        lattice_measures,
+        lattices,
+        table_difference,
+    )
+    from vision.shaker_scene import render_scene_set
+
+    def first_lattices(search):
+        try:
+            return [
+                (g.origin.tolist(), g.row_step.tolist(), g.cell_candidate, g.score) for g in itertools.islice(search, 4)
+            ]
+        except GridNotFound as e:
+            return str(e)
+
+    sizes_seen = measured = 0
+    for frame_bgr, _ in render_scene_set(random.Random(3), 6):
+        d, scale, lab, _ = table_difference(frame_bgr, DEFAULT_SETTINGS)
+        g = edge_strength(lab, DEFAULT_SETTINGS)
+        sizes = find_cubes(frame_bgr, work=(d, scale, lab), edges=g)
+        g_sum, lab_sum = cv2.integral(g), cv2.integral(lab, sdepth=cv2.CV_32S)
+        for cands, hyp in zip(sizes, lattice_hypotheses(sizes), strict=True):
+            alone = first_lattices(lattices(cands))
+            assert first_lattices(lattices(cands, hypotheses=hyp)) == alone
+            sizes_seen += 1
+            if isinstance(alone, list) and alone:
+                grid = next(lattices(cands))
+                assert lattice_measures(grid, g_sum, lab_sum, scale) == (
+                    cell_separation(grid, g_sum, scale),
+                    gap_contrast(grid, lab_sum, scale),
+                    cell_uniformity(grid, g_sum, scale),
+                )
+                measured += 1
+    assert sizes_seen >= 40 and measured >= 20
