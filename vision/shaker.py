@@ -63,7 +63,7 @@ from .colour import (
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
-from .shaker_checks import table_cells
+from .shaker_checks import cloth_cells, table_cells
 
 SETTINGS_VERSION = 1
 
@@ -192,6 +192,14 @@ class ShakerSettings:
     table_lit_delta_e: float = 1.5
     table_lit_shade: float = 0.85
     table_lit_gap: float = 5.0
+    # cloth_cells cells taken for cubes, each with an outline weaker than cloth_ring and a colour that cloth_share
+    # of the table's points around the grid (cloth_ring_points: from, to, step in cells beyond it) match within
+    # cloth_delta_e (CIE76), are a checked cloth's squares: the lattice sits on the cloth (vision.shaker_checks)
+    cloth_cells: int = 3
+    cloth_ring: float = 0.6
+    cloth_ring_points: tuple[float, float, float] = (0.6, 2.0, 0.25)
+    cloth_delta_e: float = 3.0
+    cloth_share: float = 0.06
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1771,6 +1779,9 @@ def read_shaker(
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in empty
         reason = f"{9 - len(empty)} cubes in the grid"  # cells of the table (lit, or in a cube's shadow)
+    cloth = cloth_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
+    if len(cloth) >= settings.cloth_cells:
+        reason = f"no pattern: {len(cloth)} cells show the table's own colour (the lattice on a checked cloth)"
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

@@ -80,3 +80,62 @@ def table_cells(
         ):
             out.append(key)
     return out
+
+
+def ring_points(grid: Any, inner: float, outer: float, step: float) -> np.ndarray:
+    """Frame points (m, 2) on a lattice of ``step`` cells around the grid, from ``inner`` to ``outer``
+    cells beyond its outer cells' centres, in every direction."""
+    coords = np.arange(-outer, 2 + outer + 1e-9, step)
+    u, v = np.meshgrid(coords, coords)
+    u, v = u.ravel(), v.ravel()
+    beyond = np.maximum(np.maximum(-u, u - 2), np.maximum(-v, v - 2))
+    u, v = u[beyond >= inner], v[beyond >= inner]
+    return np.asarray(grid.origin) + u[:, None] * np.asarray(grid.col_step) + v[:, None] * np.asarray(grid.row_step)
+
+
+def _lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV's 8-bit Lab to CIELAB."""
+    lab8 = np.asarray(lab8, dtype=np.float64)
+    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
+
+
+def cloth_cells(
+    cell_tests: Sequence[dict[str, Any]],
+    grid: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """The cube cells (row, col) with a weak outline (``ring`` below ``cloth_ring``) whose colour is one of
+    the table's own colours around the grid: a checked cloth's square or a printed mat's patch, or a cube
+    of just that colour. Three or more (``cloth_cells``) in one lattice: it sits on the cloth's checks.
+
+    The table is sampled at single pixels of the working copy (8-bit Lab, ``work_lab8``) on a lattice of
+    points around the grid (``cloth_ring_points``: from, to and step, in cells beyond the grid's outer
+    cells); a cell's colour is the median of its sampling disk there. Its tone share: the part of those
+    points within ``cloth_delta_e`` (CIE76); a cell with at least ``cloth_share`` is counted. Each weak
+    cell's share is recorded in its test as ``tone`` (the debug output's).
+    """
+    weak = [t for t in cell_tests if t.get("cube") and float(t.get("ring", np.inf)) < settings.cloth_ring]
+    if len(weak) < settings.cloth_cells:
+        return []
+    h, w = work_lab8.shape[:2]
+    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
+    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+    if len(p) == 0:
+        return []
+    around = _lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
+    rad = max(1.0, settings.sample_radius * grid.pitch / scale)
+    r_i = int(np.ceil(rad))
+    oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
+    disk = oy * oy + ox * ox <= rad * rad
+    out = []
+    for t in weak:
+        cx, cy = np.rint((np.asarray(grid.centre(t["row"], t["col"])) + 0.5) / scale - 0.5).astype(int)
+        ys, xs = np.clip(cy + oy[disk], 0, h - 1), np.clip(cx + ox[disk], 0, w - 1)
+        cell = _lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=0))
+        share = float((np.linalg.norm(around - cell, axis=1) <= settings.cloth_delta_e).mean())
+        t["tone"] = round(share, 3)
+        if share >= settings.cloth_share:
+            out.append((int(t["row"]), int(t["col"])))
+    return out

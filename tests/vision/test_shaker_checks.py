@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
-from vision.shaker_checks import shadow_fit
-from vision.shaker_scene import random_pattern, render_shake
+from vision.shaker_checks import ring_points, shadow_fit
+from vision.shaker_scene import random_pattern, render_scene_set, render_shake
 
 
 def _one_missing(seed: int) -> tuple[np.ndarray, dict]:
@@ -50,3 +50,30 @@ def test_an_empty_cell_of_the_table_is_not_read_as_a_cube(seed, off, table):
     assert reading.reason == "8 cubes in the grid"
     empty = [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if not t["cube"]]
     assert len(empty) == 1 and truth["cells"][empty[0][0]][empty[0][1]] is None
+
+
+@pytest.fixture(scope="module")
+def lattice_on_gingham() -> tuple[np.ndarray, dict]:
+    """Fresh set s6060's frame 124 (125 renders, a few seconds): two cells empty on a gingham cloth; the lattice
+    slides a column over onto the cloth's white checks, read as four white cubes."""
+    return render_scene_set(random.Random(6060), 125)[124]
+
+
+def test_a_lattice_on_a_checked_cloth_is_no_pattern(lattice_on_gingham):
+    frame_bgr, truth = lattice_on_gingham
+    assert not truth["valid"] and truth["scene"]["table"] == "gingham"
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, cloth_share=2.0)).valid  # without the check
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid
+    assert reading.reason.startswith("no pattern: ") and "checked cloth" in reading.reason
+    toned = [t for t in reading.debug["cell_tests"] if t.get("tone", 0.0) >= DEFAULT_SETTINGS.cloth_share]
+    assert len(toned) >= DEFAULT_SETTINGS.cloth_cells
+
+
+def test_ring_points_lie_around_the_grid_not_on_it(shaker_plain_scene):
+    frame_bgr, _ = shaker_plain_scene
+    grid = read_shaker(frame_bgr).debug["grid"]
+    pts = ring_points(grid, 0.6, 2.0, 0.25)
+    cc = (pts - grid.origin) @ np.linalg.inv(np.column_stack([grid.col_step, grid.row_step])).T
+    beyond = np.maximum(np.maximum(-cc, cc - 2), 0).max(1)
+    assert len(pts) > 100 and beyond.min() >= 0.6 - 1e-6 and beyond.max() <= 2.0 + 1e-6
