@@ -535,3 +535,19 @@ def test_every_sizes_lattices_at_once_match_one_size_at_a_time():
                 )
                 measured += 1
     assert sizes_seen >= 40 and measured >= 20
+
+
+def test_nonzero_points_are_find_non_zeros():
+    """find_cubes reads a sparse peak mask eight pixels at a time: the same points, in the same order."""
+    import cv2
+
+    from vision.shaker import _nonzero_points
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        h, w = int(rng.integers(1, 40)), int(rng.choice([8, 24, 64, 13]))
+        mask = ((rng.random((h, w)) < rng.choice([0.0, 0.01, 0.3])) * rng.integers(1, 256)).astype(np.uint8)
+        found = cv2.findNonZero(mask)
+        found = np.zeros((0, 2), int) if found is None else found.reshape(-1, 2)
+        xs, ys = _nonzero_points(mask)
+        assert xs.tolist() == found[:, 0].tolist() and ys.tolist() == found[:, 1].tolist()
