@@ -16,7 +16,8 @@ A chain of named stages, each a public function taking its settings explicitly:
    the cells' own boundaries (grid lines, tile edges), which keeps a tilted board or a waterfront board
    (beach border) from skewing; the board is rectified to a square in board coordinates (row 0 north);
 5. :func:`sample_cells` / :func:`classify_cells` — each cell is first tested against its own empty look
-   from calibration ("empty or covered?"), then named from the tile looks learnt from the known layout;
+   from calibration ("empty or covered?"; a cell still showing its own print's mottling,
+   :func:`print_agreement`, is empty), then named from the tile looks learnt from the known layout;
 6. :func:`check_reading` — refusal (no board, cut off, too blurred) and low-confidence cells.
 
 Nothing here knows the print's colours: everything print-specific comes from :class:`BoardCalibration`,
@@ -108,6 +109,15 @@ class ReaderSettings:
     empty_trend_order: int = 0
     busy_ratio: float = 1.6  # a cell with more fine structure than this times its empty print's (light undone)...
     busy_weight: float = 3.0  # ... is this much further from empty per unit of log ratio beyond (0: off)
+    # a cell still showing its own empty print's mottling (the print's texture, not a tile's flat face) is
+    # empty: agreement (correlation of the smoothed, de-trended Lab centre with the empty look's) from
+    # print_agreement up to this ...
+    print_agree_from: float = 0.65
+    print_agree_full: float = 0.85  # ... counts as no evidence, from this in full, ...
+    print_agree_weight: float = 6.0  # ... and then brings empty this much nearer (0: off)
+    print_inset_px: int = 7  # at cell_px: the centre compared, clear of grid lines and tile outlines
+    print_sigma_px: float = 1.5  # smoothing before comparing (noise and JPEG blocks out)
+    print_floor: float = 1.0  # 8-bit Lab units per element below which a centre counts as plain
     grid_cell_px: int = 24  # cell size of the rectified board the cells' own grid lines are fitted on
     grid_max_move: float = 0.9  # the grid correction moves no cell-area corner further (cells): never a whole cell
     grid_max_shift: float = 0.4  # ... nor the whole area by more than this on average (cells)
@@ -166,6 +176,7 @@ class CellLooks:
     template_px: int
     empty_energy: np.ndarray  # 36 fine-structure levels of the empty cells
     empty_alike: np.ndarray  # 36 x 36 feature distances between the cells' empty looks
+    empty_print: list[np.ndarray]  # [cell index] -> unit rows of its empty print's texture (print_agreement)
 
 
 @dataclass
@@ -1126,6 +1137,11 @@ def learn_cell_looks(
                 _templates(known_detail, i // SIZE, i % SIZE, cell_px, margin, t, 4)
             )
     scale = np.maximum(np.array(fe + fk).std(axis=0), 1.0)
+    empty_print = list(_print_texture(empty_bgr, cell_px, margin))
+    known_print = _print_texture(known_bgr, cell_px, margin)
+    for i, letter in enumerate(letters):
+        if letter == EMPTY:
+            empty_print[i] = np.vstack([empty_print[i], known_print[i]])
     tile_templates_all = {k: np.vstack(v) for k, v in tile_templates.items()}
     return CellLooks(
         empty,
@@ -1138,7 +1154,49 @@ def learn_cell_looks(
         template_px=t,
         empty_energy=detail_energy(empty_bgr, cell_px, margin, t),
         empty_alike=np.sqrt(((np.asarray(fe)[:, None, :] - np.asarray(fe)[None, :, :]) / scale) ** 2).sum(axis=2),
+        empty_print=empty_print,
     )
+
+
+_PLANE: dict[int, np.ndarray] = {}
+
+
+def _print_texture(board_bgr: np.ndarray, cell_px: int, margin: int, shift: int = 0) -> np.ndarray:
+    """Each cell centre's print texture as unit rows: 8-bit Lab smoothed and halved, less each channel's
+    plane (light ramps out), with a floor so that a plain centre (a tile's flat face, an untextured
+    print) agrees with nothing.
+
+    Returns 36 x (2 shift + 1)² x features (row-major cells; windows moved up to ``shift`` half-size px).
+    """
+    s = SETTINGS
+    inset = int(round(s.print_inset_px * cell_px / s.cell_px))
+    n = (cell_px - 2 * inset) // 2
+    if n not in _PLANE:
+        g = np.arange(n, dtype=np.float32) / n - 0.5
+        yy, xx = np.meshgrid(g, g, indexing="ij")
+        _PLANE[n] = np.linalg.qr(np.stack([np.ones_like(xx), xx, yy]).reshape(3, -1).T)[0].astype(np.float32)
+    q = _PLANE[n]
+    lab = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = cv2.GaussianBlur(lab, (0, 0), s.print_sigma_px * cell_px / s.cell_px)[::2, ::2]
+    windows = []
+    for i in range(SIZE * SIZE):
+        y = (margin + (i // SIZE) * cell_px + inset) // 2
+        x = (margin + (i % SIZE) * cell_px + inset) // 2
+        for dy in range(-shift, shift + 1):
+            for dx in range(-shift, shift + 1):
+                windows.append(lab[y + dy : y + dy + n, x + dx : x + dx + n])
+    w = np.asarray(windows).transpose(0, 3, 1, 2).reshape(-1, n * n)  # (window, channel) x n²
+    w = (w - (w @ q) @ q.T).reshape(len(windows), -1)
+    w = w / np.sqrt((w * w).sum(axis=1, keepdims=True) + w.shape[1] * s.print_floor**2)
+    return w.reshape(SIZE * SIZE, (2 * shift + 1) ** 2, -1)
+
+
+def print_agreement(board_bgr: np.ndarray, looks: CellLooks, cell_px: int, margin: int) -> np.ndarray:
+    """Per cell, how well its centre's texture matches its own empty print's (best correlation over
+    shifts of up to 2 px): near 1 where the print's mottling shows through, near 0 on a tile's face or
+    on a plain print."""
+    w = _print_texture(board_bgr, cell_px, margin, 1)
+    return np.array([float((w[i] @ looks.empty_print[i].T).max()) for i in range(SIZE * SIZE)])
 
 
 def border_colour_correction(
@@ -1339,6 +1397,15 @@ def classify_cells(
                         dist[i][EMPTY] = min(dist[i][EMPTY], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
             if gates is not None:
                 gates = colour_gates(corrected, ncc, looks, c, m, settings)
+            letters, confidence = _decide(dist, ncc, structured, settings, gates)
+    if settings.print_agree_weight > 0:
+        # last, for this cell alone: its reading then neither moves the fitted light nor teaches others
+        span = settings.print_agree_full - settings.print_agree_from
+        agree = np.clip((print_agreement(board_bgr, looks, c, m) - settings.print_agree_from) / span, 0.0, 1.0)
+        if agree.any():
+            dist = [dict(d) for d in dist]
+            for i in np.flatnonzero(agree):
+                dist[i][EMPTY] -= settings.print_agree_weight * float(agree[i])
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
     confidence = _doubt(confidence, letters, border_light_letters, dist, ncc, structured, settings, gates)
     return letters, confidence

@@ -158,6 +158,10 @@ class ShakerSettings:
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
     patch_extent: float = 1.0  # a cube's face wider than this (pitches)...
     patch_ring: float = 0.05  # ...with an outline weaker than this (against the grid's) is a patch of table
+    # a cube's face wider than this (pitches) whose colour is within patch_gap_delta_e (CIE76) of one of the
+    # gaps beside it is the table too, outlined or not (a gingham check, a card's print): cubes stand apart
+    patch_gap_extent: float = 1.1
+    patch_gap_delta_e: float = 0.8
     max_extent: float = 1.05  # the cubes' top faces are narrower than this (median, pitches): else one object
     # out of line: a cube near the grid on none of its cells
     out_of_line_reach: float = 1.15  # looked for this many pitches around the grid
@@ -1544,6 +1548,20 @@ def on_an_edge(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_
     )
 
 
+def table_patch(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether a cell taken for a cube is a patch of the table: its colour region runs wider than a cell
+    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or
+    runs wider than ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within
+    ``patch_gap_delta_e``): a gingham check or a card's print, outlined by its own print. A cube's face
+    ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297; s1111 0200: an
+    empty cell read as white or gray, an incomplete pattern accepted).
+    """
+    extent = float(cell_test.get("extent", 0.0))
+    no_outline = extent > settings.patch_extent and cell_test["ring"] < settings.patch_ring and not cell_test["outline"]
+    like_gap = extent > settings.patch_gap_extent and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
+    return bool(no_outline or like_gap)
+
+
 def check_against_shaker_contents(pattern: list[list[str]], shaker: Mapping[str, int]) -> str | None:
     """The rules engine's reason when the shaker cannot hold this pattern, else None."""
     from scoring.errors import RulesError
@@ -1752,14 +1770,7 @@ def read_shaker(
     # a "cube" whose face runs wider than a cell with no outline around it (and no cube-like shape found
     # on it) is part of a larger patch of that colour: the table's print (a checked cloth's square), not a
     # cube; a cube found there whose colour runs into a table of about its colour (white on white) stays
-    patches = [
-        t
-        for t in cell_tests
-        if t["cube"]
-        and t.get("extent", 0.0) > settings.patch_extent
-        and t["ring"] < settings.patch_ring
-        and not t["outline"]
-    ]
+    patches = [t for t in cell_tests if t["cube"] and table_patch(t, settings)]
     if reason is None and patches:
         for t in patches:
             t["cube"] = False

@@ -388,6 +388,37 @@ def test_a_cell_much_busier_than_its_empty_print_is_not_read_empty() -> None:
     assert plain == ["."] * 36
 
 
+def test_a_cell_still_showing_its_own_print_s_mottling_is_read_empty() -> None:
+    """A strongly mottled print (the photoreal dev print is one): an empty cell's smoothed texture matches
+    its empty look, a tile's face does not. Dev photo 023, an empty gray cell under glare, read as a road
+    for its colour and a faint picture match; with the print's agreement it reads empty. Here a faint
+    factory (30 %) over three empty cells is read as a factory on one without it, empty with it; the
+    known layout's tiles get no such credit and all read right (fails with ``print_agree_weight`` 0)."""
+    rng = random.Random(31)
+    style = replace(random_print_style(rng), zone_texture=22.0, texture_scale=0.2)
+    scene = random_scene(rng, side="inland", print_style=style)
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=W, height=H)
+    cal = calibrate_board(empty_bgr, known_bgr, known["grid"], known["side"])
+    c, m = cal.cell_px, cal.margin
+    letters = "".join(cal.known_grid)
+    agree = br.print_agreement(cal.known_bgr, cal.looks, c, m)
+    assert all(agree[i] < br.SETTINGS.print_agree_from for i in range(36) if letters[i] != ".")
+    known_read, _ = br.classify_cells(cal.known_bgr, cal)
+    assert "".join(known_read) == letters
+    src = letters.index("F")
+    ghost = cal.known_bgr[br._cell_slice(src // 6, src % 6, c, m)].astype(np.float32)
+    board_bgr = cal.empty_bgr.copy()
+    cells = [(2, 2), (0, 3), (4, 1)]
+    for r, col in cells:
+        ys, xs = br._cell_slice(r, col, c, m)
+        board_bgr[ys, xs] = (0.7 * board_bgr[ys, xs] + 0.3 * ghost).astype(np.uint8)
+    assert all(br.print_agreement(board_bgr, cal.looks, c, m)[r * 6 + col] > 0.6 for r, col in cells)
+    on, _ = br.classify_cells(board_bgr, cal)
+    off, _ = br.classify_cells(board_bgr, cal, replace(br.SETTINGS, print_agree_weight=0.0))
+    assert on == ["."] * 36
+    assert "F" in off
+
+
 def test_photos_without_a_board_are_refused() -> None:
     _, cal = scene_and_calibration(11, "inland")
     for seed in range(4):

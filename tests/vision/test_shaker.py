@@ -535,3 +535,37 @@ def test_every_sizes_lattices_at_once_match_one_size_at_a_time():
                 )
                 measured += 1
     assert sizes_seen >= 40 and measured >= 20
+
+
+def test_nonzero_points_are_find_non_zeros():
+    """find_cubes reads a sparse peak mask eight pixels at a time: the same points, in the same order."""
+    import cv2
+
+    from vision.shaker import _nonzero_points
+
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        h, w = int(rng.integers(1, 40)), int(rng.choice([8, 24, 64, 13]))
+        mask = ((rng.random((h, w)) < rng.choice([0.0, 0.01, 0.3])) * rng.integers(1, 256)).astype(np.uint8)
+        found = cv2.findNonZero(mask)
+        found = np.zeros((0, 2), int) if found is None else found.reshape(-1, 2)
+        xs, ys = _nonzero_points(mask)
+        assert xs.tolist() == found[:, 0].tolist() and ys.tolist() == found[:, 1].tolist()
+
+
+def test_a_cell_running_past_its_face_in_its_gaps_colour_is_the_table():
+    """s2222 0194: an empty cell on a light table, its colour region wider than a cell and of its gaps' colour,
+    was read as a cube and an incomplete pattern accepted; it is the table (the pattern is refused)."""
+    from vision.shaker import DEFAULT_SETTINGS, table_patch
+    from vision.shaker_scene import render_scene_set
+
+    # measured cells: empties on s2222 0194 / 0403, s9001 0297; black cubes on a dark table with a ring
+    assert table_patch({"extent": 1.11, "d_gap": 0.5, "ring": 0.51, "outline": True})
+    assert table_patch({"extent": 1.14, "d_gap": 0.2, "ring": 0.35, "outline": True})
+    assert not table_patch({"extent": 0.93, "d_gap": 0.2, "ring": 0.35, "outline": True})  # a face within its cell
+    assert not table_patch({"extent": 1.16, "d_gap": 2.4, "ring": 0.6, "outline": True})  # apart from its gaps
+    frame_bgr, truth = render_scene_set(random.Random(2222), 195)[194]
+    assert not truth["valid"]
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, patch_gap_delta_e=0.0)).valid  # the old rule
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
