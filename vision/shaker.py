@@ -63,7 +63,7 @@ from .colour import (
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
-from .shaker_checks import cloth_cells, table_cells
+from .shaker_checks import cloth_cells, off_the_lattice, table_cells
 
 SETTINGS_VERSION = 1
 
@@ -204,6 +204,9 @@ class ShakerSettings:
     cloth_ring_points: tuple[float, float, float] = (0.6, 2.0, 0.25)
     cloth_delta_e: float = 3.0
     cloth_share: float = 0.06
+    # the cubes' top faces lie further than this from their cells' centres on the median (pitches): the lattice
+    # does not fit them (vision.shaker_checks.off_the_lattice; accepted right patterns: at most 0.12)
+    max_median_offset: float = 0.135
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1793,6 +1796,8 @@ def read_shaker(
     cloth = cloth_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
     if len(cloth) >= settings.cloth_cells:
         reason = f"no pattern: {len(cloth)} cells show the table's own colour (the lattice on a checked cloth)"
+    if reason is None and off_the_lattice(cell_tests, settings):
+        reason = "no pattern: the cubes' faces lie off the lattice's cells"
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

@@ -139,3 +139,12 @@ def cloth_cells(
         if share >= settings.cloth_share:
             out.append((int(t["row"]), int(t["col"])))
     return out
+
+
+def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> bool:
+    """Whether the cubes' top faces sit, on the median, farther than ``max_median_offset`` (pitches) from
+    their cells' centres: the lattice does not fit the cubes (a row stretched onto their cast shadows, a cell
+    of shadow or table between real cubes). A shake's cubes are jittered by about 0.05 pitches; one cube
+    knocked out of line moves one offset, not the median (that is ``max_offset``'s business)."""
+    offsets = [float(t["offset"]) for t in cell_tests if t.get("cube") and "offset" in t]
+    return bool(offsets) and float(np.median(offsets)) > settings.max_median_offset

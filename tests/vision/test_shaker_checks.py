@@ -77,3 +77,14 @@ def test_ring_points_lie_around_the_grid_not_on_it(shaker_plain_scene):
     cc = (pts - grid.origin) @ np.linalg.inv(np.column_stack([grid.col_step, grid.row_step])).T
     beyond = np.maximum(np.maximum(-cc, cc - 2), 0).max(1)
     assert len(pts) > 100 and beyond.min() >= 0.6 - 1e-6 and beyond.max() <= 2.0 + 1e-6
+
+
+def test_a_lattice_whose_cells_miss_the_cubes_faces_is_no_pattern():
+    """Fresh set s3030's frame 4: a complete pattern on a light table whose top row's lattice slides onto the
+    cubes' cast shadows above them: red and green read as two grays (a misread) without the check."""
+    frame_bgr, truth = render_scene_set(random.Random(3030), 5)[4]
+    assert truth["valid"]
+    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, max_median_offset=9.0))
+    assert without.valid and without.pattern != truth["pattern"]
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "no pattern: the cubes' faces lie off the lattice's cells"
