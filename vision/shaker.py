@@ -157,8 +157,8 @@ class ShakerSettings:
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
     patch_extent: float = 1.0  # a cube's face wider than this (pitches)...
     patch_ring: float = 0.05  # ...with an outline weaker than this (against the grid's) is a patch of table
-    # a cube's face wider than this (pitches) whose colour is within patch_gap_delta_e (CIE76) of one of the
-    # gaps beside it is the table too, outlined or not (a gingham check, a card's print): cubes stand apart
+    # an outlined "cube" whose face runs wider than this (pitches) in the colour of one of the gaps beside it
+    # (within patch_gap_delta_e, CIE76) is the table's print too (a gingham check): cubes stand apart
     patch_gap_extent: float = 1.1
     patch_gap_delta_e: float = 0.8
     max_extent: float = 1.05  # the cubes' top faces are narrower than this (median, pitches): else one object
@@ -1552,15 +1552,21 @@ def on_an_edge(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_
 
 def table_patch(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
     """Whether a cell taken for a cube is a patch of the table: its colour region runs wider than a cell
-    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or
-    runs wider than ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within
-    ``patch_gap_delta_e``): a gingham check or a card's print, outlined by its own print. A cube's face
-    ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297; s1111 0200: an
-    empty cell read as white or gray, an incomplete pattern accepted).
+    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or an
+    outline was found there (the print's own edges: a gingham check) yet its colour runs wider than
+    ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within ``patch_gap_delta_e``). A
+    cube's face ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297;
+    s1111 0200: an empty cell read as white or gray, an incomplete pattern accepted). A black cube on a
+    dark table with no outline found, its colour running into the table, stays a cube (s777 0210,
+    s2222 0400: the hard case is read, not refused).
     """
     extent = float(cell_test.get("extent", 0.0))
     no_outline = extent > settings.patch_extent and cell_test["ring"] < settings.patch_ring and not cell_test["outline"]
-    like_gap = extent > settings.patch_gap_extent and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
+    like_gap = (
+        bool(cell_test["outline"])
+        and extent > settings.patch_gap_extent
+        and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
+    )
     return bool(no_outline or like_gap)
 
 
