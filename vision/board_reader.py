@@ -17,7 +17,8 @@ A chain of named stages, each a public function taking its settings explicitly:
    (beach border) from skewing; the board is rectified to a square in board coordinates (row 0 north);
 5. :func:`sample_cells` / :func:`classify_cells` — each cell is first tested against its own empty look
    from calibration ("empty or covered?"; a cell still showing its own print's mottling,
-   :func:`print_agreement`, is empty), then named from the tile looks learnt from the known layout;
+   :func:`print_agreement`, is empty; one whose ground colour left its own print's for a tile's,
+   :func:`chroma_excess`, is covered), then named from the tile looks learnt from the known layout;
 6. :func:`check_reading` — refusal (no board, cut off, too blurred) and low-confidence cells.
 
 Nothing here knows the print's colours: everything print-specific comes from :class:`BoardCalibration`,
@@ -115,6 +116,13 @@ class ReaderSettings:
     print_agree_from: float = 0.65
     print_agree_full: float = 0.85  # ... counts as no evidence, from this in full, ...
     print_agree_weight: float = 6.0  # ... and then brings empty this much nearer (0: off)
+    # a cell whose ground colour (median a*b*, light undone) is far from its own empty look's and near a tile's
+    # is covered (a park of unseen art on green: its own green, not the print's): chroma distance to the
+    # empty look less that to the nearest tile example beyond this (CIE76 a*b*) ...
+    chroma_from: float = 8.0
+    chroma_ramp: float = 12.0  # ... takes empty further, in full this much beyond, ...
+    chroma_weight: float = 4.0  # ... by this much (0: off); cells whose empty looks are this near (a*b*) are
+    chroma_alike: float = 6.0  # printed alike: the shift of those read surely empty is the light's
     print_inset_px: int = 7  # at cell_px: the centre compared, clear of grid lines and tile outlines
     print_sigma_px: float = 1.5  # smoothing before comparing (noise and JPEG blocks out)
     print_floor: float = 1.0  # 8-bit Lab units per element below which a centre counts as plain
@@ -177,6 +185,8 @@ class CellLooks:
     empty_energy: np.ndarray  # 36 fine-structure levels of the empty cells
     empty_alike: np.ndarray  # 36 x 36 feature distances between the cells' empty looks
     empty_print: list[np.ndarray]  # [cell index] -> unit rows of its empty print's texture (print_agreement)
+    empty_chroma: list[np.ndarray]  # [cell index] -> median a*b* of the cell when empty (rows: examples)
+    tile_chroma: np.ndarray  # median a*b* of every tile of the known layout (rows)
 
 
 @dataclass
@@ -1139,9 +1149,12 @@ def learn_cell_looks(
     scale = np.maximum(np.array(fe + fk).std(axis=0), 1.0)
     empty_print = list(_print_texture(empty_bgr, cell_px, margin))
     known_print = _print_texture(known_bgr, cell_px, margin)
+    empty_chroma = [c[None, :] for c in ground_chroma(empty_bgr, cell_px, margin)]
+    kc = ground_chroma(known_bgr, cell_px, margin)
     for i, letter in enumerate(letters):
         if letter == EMPTY:
             empty_print[i] = np.vstack([empty_print[i], known_print[i]])
+            empty_chroma[i] = np.vstack([empty_chroma[i], kc[i][None, :]])
     tile_templates_all = {k: np.vstack(v) for k, v in tile_templates.items()}
     return CellLooks(
         empty,
@@ -1155,7 +1168,50 @@ def learn_cell_looks(
         empty_energy=detail_energy(empty_bgr, cell_px, margin, t),
         empty_alike=np.sqrt(((np.asarray(fe)[:, None, :] - np.asarray(fe)[None, :, :]) / scale) ** 2).sum(axis=2),
         empty_print=empty_print,
+        empty_chroma=empty_chroma,
+        tile_chroma=np.array([kc[i] for i, letter in enumerate(letters) if letter != EMPTY]),
     )
+
+
+def ground_chroma(board_bgr: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
+    """Median CIE a*b* of each cell's centre (36 x 2): the colour of its ground (the print, a tile's
+    face), whatever picture is drawn on it."""
+    d = int(round(SETTINGS.patch_inset * cell_px))
+    area = board_bgr[margin : margin + SIZE * cell_px, margin : margin + SIZE * cell_px]
+    lab = cv2.cvtColor(area.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab)
+    patches = np.stack(
+        [lab[_cell_slice(i // SIZE, i % SIZE, cell_px, 0, d)][:, :, 1:].reshape(-1, 2) for i in range(SIZE * SIZE)]
+    )
+    return np.median(patches, axis=1).astype(np.float64)
+
+
+def chroma_excess(
+    corrected_bgr: np.ndarray,
+    looks: CellLooks,
+    cell_px: int,
+    margin: int,
+    sure_empty: Sequence[int] = (),
+    settings: ReaderSettings = SETTINGS,
+) -> np.ndarray:
+    """Per cell, how much further its ground colour (a*b*, light undone) is from its own empty look than
+    from the nearest tile of the known layout: large where a tile covers the print.
+
+    The light is undone only roughly (a glare spot, a cast the fit missed): a cell's own empty look is
+    moved by the median shift of the cells read surely empty (``sure_empty``) that were printed like it;
+    a cell with fewer than two such neighbours gets 0 (no evidence)."""
+    ab = ground_chroma(corrected_bgr, cell_px, margin)
+    base = np.array([e[0] for e in looks.empty_chroma])
+    shift = ab - base
+    own = np.zeros(SIZE * SIZE)
+    known = np.zeros(SIZE * SIZE, bool)
+    for i in range(SIZE * SIZE):
+        alike = [j for j in sure_empty if j != i and np.hypot(*(base[i] - base[j])) <= settings.chroma_alike]
+        if len(alike) >= 2:
+            expected = looks.empty_chroma[i] + np.median(shift[alike], axis=0)
+            own[i] = float(np.sqrt(((expected - ab[i]) ** 2).sum(axis=1)).min())
+            known[i] = True
+    tile = np.sqrt(((ab[:, None, :] - looks.tile_chroma[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    return np.where(known, own - tile, 0.0)
 
 
 _PLANE: dict[int, np.ndarray] = {}
@@ -1342,8 +1398,15 @@ def classify_cells(
     for iteration in range(settings.light_iterations):
         feats = cell_features(corrected, c, m, energy=energy / gain)
         dist = feature_distances(feats, looks)
+        covered = np.zeros(SIZE * SIZE)
+        if settings.chroma_weight > 0 and iteration > 0 and iteration + 1 == settings.light_iterations:
+            sure = [
+                i for i, t in enumerate(letters) if t == EMPTY and confidence[i] >= settings.photo_examples_confidence
+            ]
+            excess = chroma_excess(corrected, looks, c, m, sure, settings)
+            covered = settings.chroma_weight * np.clip((excess - settings.chroma_from) / settings.chroma_ramp, 0.0, 1.0)
         for i in range(SIZE * SIZE):
-            dist[i][EMPTY] += float(busy_penalty[i])
+            dist[i][EMPTY] += float(busy_penalty[i] + covered[i])
         if iteration == 0:
             first = dist
         elif iteration + 1 == settings.light_iterations and settings.border_light_penalty < math.inf:

@@ -158,8 +158,8 @@ class ShakerSettings:
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
     patch_extent: float = 1.0  # a cube's face wider than this (pitches)...
     patch_ring: float = 0.05  # ...with an outline weaker than this (against the grid's) is a patch of table
-    # a cube's face wider than this (pitches) whose colour is within patch_gap_delta_e (CIE76) of one of the
-    # gaps beside it is the table too, outlined or not (a gingham check, a card's print): cubes stand apart
+    # an outlined "cube" whose face runs wider than this (pitches) in the colour of one of the gaps beside it
+    # (within patch_gap_delta_e, CIE76) is the table's print too (a gingham check): cubes stand apart
     patch_gap_extent: float = 1.1
     patch_gap_delta_e: float = 0.8
     max_extent: float = 1.05  # the cubes' top faces are narrower than this (median, pitches): else one object
@@ -1210,27 +1210,47 @@ def gap_contrast(grid: Grid, lab_sum: np.ndarray, scale: float) -> float:
 def lattice_measures(
     grid: Grid, edge_sum: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings = DEFAULT_SETTINGS
 ) -> tuple[float, float, float]:
-    """:func:`cell_separation`, :func:`gap_contrast` and :func:`cell_uniformity` at once: one pass over each
-    integral image (every size's lattice is measured so; the same numbers, a third of the calls)."""
-    pitch_w = grid.pitch / scale
-    pts = _cell_points_w(grid, scale)
-    cells = pts.reshape(-1, 2)
-    mids = np.concatenate([((pts[:, :-1] + pts[:, 1:]) / 2).reshape(-1, 2), ((pts[:-1] + pts[1:]) / 2).reshape(-1, 2)])
+    """:func:`cell_separation`, :func:`gap_contrast` and :func:`cell_uniformity` at once (see
+    :func:`lattices_measures`)."""
+    return lattices_measures([grid], edge_sum, lab_sum, scale, settings)[0]
+
+
+def lattices_measures(
+    grids: Sequence[Grid],
+    edge_sum: np.ndarray,
+    lab_sum: np.ndarray,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> list[tuple[float, float, float]]:
+    """:func:`cell_separation`, :func:`gap_contrast` and :func:`cell_uniformity` of several lattices at once:
+    one pass over each integral image for all (every size's lattice is measured so; the same numbers)."""
+    if not grids:
+        return []
+    G = len(grids)
+    pitch_w = np.array([grid.pitch / scale for grid in grids])
+    pts = np.stack([_cell_points_w(grid, scale) for grid in grids])  # (G, 3, 3, 2)
+    cells = pts.reshape(G, 9, 2)
+    mids = np.concatenate(
+        [((pts[:, :, :-1] + pts[:, :, 1:]) / 2).reshape(G, 6, 2), ((pts[:, :-1] + pts[:, 1:]) / 2).reshape(G, 6, 2)], 1
+    )
     # edges: the cells and gaps at 0.12 pitch (separation), the cells at uniform_box (uniformity), the whole grid
     sep_half, in_half = 0.12 * pitch_w, settings.uniform_box * pitch_w / 2
-    at = np.concatenate([cells, mids, cells, cells[4:5]])
-    halves = np.concatenate([np.full(21, sep_half), np.full(9, in_half), [1.5 * pitch_w]])
-    e = _box_mean_v(edge_sum, at[:, 0], at[:, 1], halves)
-    separation = _median(e[9:21]) / max(float(np.mean(e[:9])), 1e-6)
-    uniformity = float(np.mean(e[21:30])) / max(float(e[30]), 1e-6)
+    at = np.concatenate([cells, mids, cells, cells[:, 4:5]], 1).reshape(-1, 2)  # (G * 31, 2)
+    halves = np.concatenate(
+        [np.repeat(sep_half[:, None], 21, 1), np.repeat(in_half[:, None], 9, 1), 1.5 * pitch_w[:, None]], 1
+    ).ravel()
+    e = _box_mean_v(edge_sum, at[:, 0], at[:, 1], halves).reshape(G, 31)
+    separation = np.partition(e[:, 9:21], 6, axis=1)[:, 6] / np.maximum(np.mean(e[:, :9], axis=1), 1e-6)
+    uniformity = np.mean(e[:, 21:30], axis=1) / np.maximum(e[:, 30], 1e-6)
     # colours: the cells and the gaps between neighbours
-    half = max(1.0, 0.07 * grid.pitch / scale)
-    c = _box_mean_v(lab_sum, np.concatenate([cells[:, 0], mids[:, 0]]), np.concatenate([cells[:, 1], mids[:, 1]]), half)
-    cols, gaps = c[:9].reshape(3, 3, 3), c[9:]
-    col_a = np.concatenate([cols[:, :-1].reshape(-1, 3), cols[:-1].reshape(-1, 3)])
-    col_b = np.concatenate([cols[:, 1:].reshape(-1, 3), cols[1:].reshape(-1, 3)])
-    differ = np.minimum(np.abs(gaps - col_a).sum(1), np.abs(gaps - col_b).sum(1)) > 12
-    return separation, float(differ.mean()), uniformity
+    half = np.maximum(1.0, np.array([0.07 * grid.pitch / scale for grid in grids]))
+    at = np.concatenate([cells, mids], 1).reshape(-1, 2)  # (G * 21, 2)
+    c = _box_mean_v(lab_sum, at[:, 0], at[:, 1], np.repeat(half, 21)).reshape(G, 21, 3)
+    cols, gaps = c[:, :9].reshape(G, 3, 3, 3), c[:, 9:]
+    col_a = np.concatenate([cols[:, :, :-1].reshape(G, 6, 3), cols[:, :-1].reshape(G, 6, 3)], 1)
+    col_b = np.concatenate([cols[:, :, 1:].reshape(G, 6, 3), cols[:, 1:].reshape(G, 6, 3)], 1)
+    differ = np.minimum(np.abs(gaps - col_a).sum(2), np.abs(gaps - col_b).sum(2)) > 12
+    return list(zip(separation.tolist(), differ.mean(1).tolist(), uniformity.tolist(), strict=True))
 
 
 def grid_plausibility(
@@ -1553,15 +1573,21 @@ def on_an_edge(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_
 
 def table_patch(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
     """Whether a cell taken for a cube is a patch of the table: its colour region runs wider than a cell
-    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or
-    runs wider than ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within
-    ``patch_gap_delta_e``): a gingham check or a card's print, outlined by its own print. A cube's face
-    ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297; s1111 0200: an
-    empty cell read as white or gray, an incomplete pattern accepted).
+    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or an
+    outline was found there (the print's own edges: a gingham check) yet its colour runs wider than
+    ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within ``patch_gap_delta_e``). A
+    cube's face ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297;
+    s1111 0200: an empty cell read as white or gray, an incomplete pattern accepted). A black cube on a
+    dark table with no outline found, its colour running into the table, stays a cube (s777 0210,
+    s2222 0400: the hard case is read, not refused).
     """
     extent = float(cell_test.get("extent", 0.0))
     no_outline = extent > settings.patch_extent and cell_test["ring"] < settings.patch_ring and not cell_test["outline"]
-    like_gap = extent > settings.patch_gap_extent and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
+    like_gap = (
+        bool(cell_test["outline"])
+        and extent > settings.patch_gap_extent
+        and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
+    )
     return bool(no_outline or like_gap)
 
 
@@ -1611,11 +1637,14 @@ def read_shaker(
     lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
     all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
 
-    def assess(grid: Grid, cands: Candidates, j: int) -> tuple[float, Grid, Candidates, int] | None:
+    def assess(
+        grid: Grid, cands: Candidates, j: int, measures: tuple[float, float, float] | None = None
+    ) -> tuple[float, Grid, Candidates, int] | None:
         """A lattice's plausibility (after filling empty cells from other sizes), None when its cells are
-        not apart from each other: a lattice inside one object (a big cube, a card)."""
+        not apart from each other: a lattice inside one object (a big cube, a card). ``measures``:
+        :func:`lattice_measures`, when made."""
         # (the lattice's geometry only: filling its empty cells keeps them)
-        separation, gaps, uniformity = lattice_measures(grid, g_sum, lab_sum, scale, settings)
+        separation, gaps, uniformity = measures or lattice_measures(grid, g_sum, lab_sum, scale, settings)
         if separation < settings.separation_floor or gaps < settings.gap_contrast_floor:
             return None
         support = grid.support
@@ -1628,6 +1657,7 @@ def read_shaker(
 
     fits: list[tuple[float, Grid, Candidates, int]] = []  # each size's best lattice
     searches: list[tuple[Iterator[Grid], Candidates, int]] = []  # and where its next ones come from
+    firsts: list[tuple[Grid, Candidates, int]] = []
     tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
     hypotheses = lattice_hypotheses(tried, settings)  # every size's at once
     for j, cands in enumerate(all_cands):
@@ -1640,7 +1670,12 @@ def read_shaker(
             error = e
             continue
         searches.append((search, cands, j))
-        fit = assess(grid, cands, j)
+        firsts.append((grid, cands, j))
+    # every size's best lattice measured at once, then judged size by size
+    for (grid, cands, j), measures in zip(
+        firsts, lattices_measures([f[0] for f in firsts], g_sum, lab_sum, scale, settings), strict=True
+    ):
+        fit = assess(grid, cands, j, measures)
         if fit is not None:
             fits.append(fit)
 

@@ -319,6 +319,29 @@ def test_a_weak_picture_match_does_not_outvote_a_clear_colour_of_another_type() 
     assert wrong(br.SETTINGS) <= 2
 
 
+def test_a_park_of_unseen_art_in_another_green_than_its_cell_s_print_is_not_read_empty() -> None:
+    """Print 501 shows only parks with a path at calibration; its photos' plain parks (four trees) on
+    green cells were read as empty: colour statistics and picture match both near. Their ground colour
+    (median a*b*) is another green than the cell's own print (shifted as the cells read surely empty in
+    the same photo are), and near a park's: that keeps them from reading empty. Measured on these three
+    photos: 4 wrong cells without, 1 with, and no cell read right without is wrong with it (fails with
+    ``chroma_weight`` 0)."""
+    _, cal = scene_and_calibration(501, "inland")
+
+    def wrong(settings: br.ReaderSettings) -> set[tuple[int, int, int]]:
+        cells = set()
+        for i in (0, 13, 17):
+            frame_bgr, truth = board_photo(501, "inland", 501000 + i, NORTHS[i % 4], hard=i % 5 == 4)
+            reading = read_board(frame_bgr, cal, settings)
+            assert reading.found
+            cells |= {(i, r, c) for r in range(6) for c in range(6) if truth["grid"][r][c] != reading.grid[r][c]}
+        return cells
+
+    off, on = wrong(replace(br.SETTINGS, chroma_weight=0.0)), wrong(br.SETTINGS)
+    assert len(off) >= 4
+    assert len(on) <= 1 and on <= off
+
+
 def test_a_misread_the_margin_misses_is_asked_to_be_confirmed_and_readings_stay() -> None:
     """Print 1101 shows parks of an art the calibration never had, on green: one is read as empty with a
     comfortable margin (confidence 0.69), but it won on its picture against its colour, and the border's

@@ -564,6 +564,8 @@ def test_a_cell_running_past_its_face_in_its_gaps_colour_is_the_table():
     assert table_patch({"extent": 1.14, "d_gap": 0.2, "ring": 0.35, "outline": True})
     assert not table_patch({"extent": 0.93, "d_gap": 0.2, "ring": 0.35, "outline": True})  # a face within its cell
     assert not table_patch({"extent": 1.16, "d_gap": 2.4, "ring": 0.6, "outline": True})  # apart from its gaps
+    # s777 0210: a black cube on a dark table, no outline found, its colour running into the table's
+    assert not table_patch({"extent": 1.13, "d_gap": 0.7, "ring": 0.32, "outline": False})
     frame_bgr, truth = render_scene_set(random.Random(2222), 195)[194]
     assert not truth["valid"]
     assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, patch_gap_delta_e=0.0)).valid  # the old rule
