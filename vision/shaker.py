@@ -63,7 +63,7 @@ from .colour import (
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
-from .shaker_checks import cloth_cells, off_the_lattice, table_cells
+from .shaker_checks import cloth_cells, knocked_beside_weak_cells, off_the_lattice, table_cells
 
 SETTINGS_VERSION = 1
 
@@ -207,6 +207,13 @@ class ShakerSettings:
     # the cubes' top faces lie further than this from their cells' centres on the median (pitches): the lattice
     # does not fit them (vision.shaker_checks.off_the_lattice; accepted right patterns: at most 0.12)
     max_median_offset: float = 0.135
+    # a cube-like candidate beyond the grid (knocked_beyond cells past its outer cells), knocked_reach (pitches)
+    # from a cube cell with no outline of its own (ring below knocked_weak_ring) and knocked_clear from every
+    # other cube is the cube knocked out of that cell (vision.shaker_checks.knocked_beside_weak_cells)
+    knocked_weak_ring: float = 0.0
+    knocked_beyond: float = 0.6
+    knocked_reach: tuple[float, float] = (0.8, 1.7)
+    knocked_clear: float = 1.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1833,6 +1840,10 @@ def read_shaker(
         reason = f"no pattern: {len(cloth)} cells show the table's own colour (the lattice on a checked cloth)"
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
+    if reason is None and knocked_beside_weak_cells(
+        cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
+    ):
+        reason = "a cube is out of line (beside a cell with no outline of its own)"
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

@@ -99,6 +99,29 @@ def _lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
     return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
 
 
+def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarray, settings: Any) -> np.ndarray:
+    """For frame points (n, 2): the share of the table's points around the grid (``cloth_ring_points``, single
+    pixels of the working copy, 8-bit Lab) within ``cloth_delta_e`` (CIE76) of the median colour of each
+    point's sampling disk there (n,); zeros when no table point is in the frame."""
+    h, w = work_lab8.shape[:2]
+    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
+    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(p) == 0:
+        return np.zeros(len(points))
+    around = _lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
+    rad = max(1.0, settings.sample_radius * grid.pitch / scale)
+    r_i = int(np.ceil(rad))
+    oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
+    disk = oy * oy + ox * ox <= rad * rad
+    out = np.zeros(len(points))
+    for i, (cx, cy) in enumerate(np.rint((points + 0.5) / scale - 0.5).astype(int)):
+        ys, xs = np.clip(cy + oy[disk], 0, h - 1), np.clip(cx + ox[disk], 0, w - 1)
+        cell = _lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=0))
+        out[i] = float((np.linalg.norm(around - cell, axis=1) <= settings.cloth_delta_e).mean())
+    return out
+
+
 def cloth_cells(
     cell_tests: Sequence[dict[str, Any]],
     grid: Any,
@@ -119,23 +142,10 @@ def cloth_cells(
     weak = [t for t in cell_tests if t.get("cube") and float(t.get("ring", np.inf)) < settings.cloth_ring]
     if len(weak) < settings.cloth_cells:
         return []
-    h, w = work_lab8.shape[:2]
-    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
-    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
-    if len(p) == 0:
-        return []
-    around = _lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
-    rad = max(1.0, settings.sample_radius * grid.pitch / scale)
-    r_i = int(np.ceil(rad))
-    oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
-    disk = oy * oy + ox * ox <= rad * rad
+    shares = tone_shares(work_lab8, scale, grid, np.array([grid.centre(t["row"], t["col"]) for t in weak]), settings)
     out = []
-    for t in weak:
-        cx, cy = np.rint((np.asarray(grid.centre(t["row"], t["col"])) + 0.5) / scale - 0.5).astype(int)
-        ys, xs = np.clip(cy + oy[disk], 0, h - 1), np.clip(cx + ox[disk], 0, w - 1)
-        cell = _lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=0))
-        share = float((np.linalg.norm(around - cell, axis=1) <= settings.cloth_delta_e).mean())
-        t["tone"] = round(share, 3)
+    for t, share in zip(weak, shares, strict=True):
+        t["tone"] = round(float(share), 3)
         if share >= settings.cloth_share:
             out.append((int(t["row"]), int(t["col"])))
     return out
@@ -148,3 +158,70 @@ def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> b
     knocked out of line moves one offset, not the median (that is ``max_offset``'s business)."""
     offsets = [float(t["offset"]) for t in cell_tests if t.get("cube") and "offset" in t]
     return bool(offsets) and float(np.median(offsets)) > settings.max_median_offset
+
+
+def knocked_beside_weak_cells(
+    cell_tests: Sequence[Mapping[str, Any]],
+    grid: Any,
+    pool: Sequence[Any],
+    frame_bgr: np.ndarray,
+    gains: np.ndarray,
+    palette_lab: np.ndarray,
+    sample_fn: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[float, float]]:
+    """Cubes knocked out of line beside a cell whose "cube" has no outline of its own (``ring`` below
+    ``knocked_weak_ring``: the table's print or a shadow there, the cube that left it lies outside): a
+    cube-like candidate of ``pool`` beyond the grid's outer cells (``knocked_beyond``, cells), between
+    ``knocked_reach`` (from, to; pitches) of such a cell, at least ``knocked_clear`` pitches from every other
+    cube cell, whose colour (in the grid's light) is within ``stray_strict_delta_e`` of a palette colour and
+    not one of the table's own colours around the grid (:func:`tone_shares` below ``cloth_share``: a light
+    table or a cloth's white check is near the palette's white). :func:`vision.shaker.out_of_line_cubes`
+    counts the weak cell as a cube and so misses it."""
+    weak = [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube") and float(t["ring"]) < settings.knocked_weak_ring
+    ]
+    if not weak:
+        return []
+    pitch = grid.pitch
+    centre = {(r, c): np.asarray(grid.centre(r, c), dtype=np.float64) for r in range(3) for c in range(3)}
+    others = [
+        centre[(int(t["row"]), int(t["col"]))]
+        for t in cell_tests
+        if t.get("cube") and (int(t["row"]), int(t["col"])) not in weak
+    ]
+    weak_xy = np.array([centre[k] for k in weak])
+    others_xy = np.array(others).reshape(-1, 2)
+    b_inv = np.linalg.inv(np.column_stack([grid.col_step, grid.row_step]))
+    lo, hi = settings.knocked_reach
+    found: list[tuple[float, float]] = []
+    for cands in pool:
+        if len(cands.xy) == 0:
+            continue
+        xy = np.asarray(cands.xy, dtype=np.float64)
+        cc = (xy - np.asarray(grid.origin)) @ b_inv.T
+        beyond = np.maximum(np.maximum(-cc, cc - 2), 0).max(1)
+        d_weak = np.linalg.norm(xy[:, None, :] - weak_xy[None], axis=2).min(1) / pitch
+        d_other = (
+            np.linalg.norm(xy[:, None, :] - others_xy[None], axis=2).min(1) / pitch
+            if len(others_xy)
+            else np.full(len(xy), np.inf)
+        )
+        near = (
+            (beyond >= settings.knocked_beyond) & (d_weak >= lo) & (d_weak <= hi) & (d_other >= settings.knocked_clear)
+        )
+        for k in np.nonzero(near)[0]:
+            p = xy[k]
+            if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
+                continue
+            rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+            lab = linear_rgb_to_lab(sample_fn(frame_bgr, p, rad) * gains)
+            if np.sqrt(((palette_lab - lab) ** 2).sum(1)).min() > settings.stray_strict_delta_e:
+                continue
+            if tone_shares(work_lab8, scale, grid, p, settings)[0] < settings.cloth_share:
+                found.append((float(p[0]), float(p[1])))
+    return found

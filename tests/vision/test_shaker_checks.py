@@ -88,3 +88,15 @@ def test_a_lattice_whose_cells_miss_the_cubes_faces_is_no_pattern():
     assert without.valid and without.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "no pattern: the cubes' faces lie off the lattice's cells"
+
+
+@pytest.mark.parametrize(("seed", "table"), [(21, "gingham"), (119, "plain_light")])
+def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, table):
+    """The knocked cube's cell shows the table (a gingham check, a shadow), read as a cube with no outline
+    of its own; the knocked cube lies beyond, too near that "cube" for out_of_line_cubes to count it."""
+    rng = random.Random(seed)
+    frame_bgr, truth = render_shake(random_pattern(rng), rng, knocked_out=True)
+    assert truth["scene"]["table"] == table and "knocked_out" in truth
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0)).valid  # without it
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason.startswith("a cube is out of line")
