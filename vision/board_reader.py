@@ -86,6 +86,15 @@ class ReaderSettings:
     weak_correlation: float = 0.5  # a picture match below this (unseen art, chance) ...
     colour_gap: float = 10.0  # ... counts less for a reading whose mean colour is this much (CIE76) further than
     colour_gap_ramp: float = 10.0  # the nearest reading's, and nothing beyond this much more (ramp: inf: off)
+    # ... and likewise a picture match below this whose ground colour (median a*b*) is further than the
+    # nearest type's by ground_gap (in full ground_gap_ramp more): the ground of a tile does not change with
+    # its art (a gray road is never a park, whatever lines are drawn on it); glare takes chroma, not hue
+    ground_correlation: float = 0.65
+    ground_gap: float = 10.0
+    ground_gap_ramp: float = 10.0  # (inf: off)
+    ground_washed_l: float = 8.0  # a cell this much lighter (L*) than a tile example may be it under glare
+    ground_gray: float = 15.0  # ... and only cells of a grayer ground (a*b* chroma) than this, against types
+    # whose every example is at least twice as coloured
     border_light_penalty: float = 2.0  # a reading's distance under the border's light alone, plus this, also counts
     detail_sigma_cells: float = 0.15  # detail = the board less its blur at this scale (cells)
     detail_floor: float = 3.0  # grey levels of detail below which a window counts as plain in correlation
@@ -187,6 +196,8 @@ class CellLooks:
     empty_print: list[np.ndarray]  # [cell index] -> unit rows of its empty print's texture (print_agreement)
     empty_chroma: list[np.ndarray]  # [cell index] -> median a*b* of the cell when empty (rows: examples)
     tile_chroma: np.ndarray  # median a*b* of every tile of the known layout (rows)
+    tile_chroma_letters: str  # ... and their types
+    tile_lightness: np.ndarray  # ... and median L*
 
 
 @dataclass
@@ -1150,7 +1161,8 @@ def learn_cell_looks(
     empty_print = list(_print_texture(empty_bgr, cell_px, margin))
     known_print = _print_texture(known_bgr, cell_px, margin)
     empty_chroma = [c[None, :] for c in ground_chroma(empty_bgr, cell_px, margin)]
-    kc = ground_chroma(known_bgr, cell_px, margin)
+    kl = ground_lab(known_bgr, cell_px, margin)
+    kc = kl[:, 1:]
     for i, letter in enumerate(letters):
         if letter == EMPTY:
             empty_print[i] = np.vstack([empty_print[i], known_print[i]])
@@ -1170,17 +1182,24 @@ def learn_cell_looks(
         empty_print=empty_print,
         empty_chroma=empty_chroma,
         tile_chroma=np.array([kc[i] for i, letter in enumerate(letters) if letter != EMPTY]),
+        tile_chroma_letters=letters.replace(EMPTY, ""),
+        tile_lightness=np.array([kl[i, 0] for i, letter in enumerate(letters) if letter != EMPTY]),
     )
 
 
 def ground_chroma(board_bgr: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
     """Median CIE a*b* of each cell's centre (36 x 2): the colour of its ground (the print, a tile's
     face), whatever picture is drawn on it."""
+    return ground_lab(board_bgr, cell_px, margin)[:, 1:]
+
+
+def ground_lab(board_bgr: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
+    """Median CIE Lab of each cell's centre (36 x 3, L 0-100)."""
     d = int(round(SETTINGS.patch_inset * cell_px))
     area = board_bgr[margin : margin + SIZE * cell_px, margin : margin + SIZE * cell_px]
     lab = cv2.cvtColor(area.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab)
     patches = np.stack(
-        [lab[_cell_slice(i // SIZE, i % SIZE, cell_px, 0, d)][:, :, 1:].reshape(-1, 2) for i in range(SIZE * SIZE)]
+        [lab[_cell_slice(i // SIZE, i % SIZE, cell_px, 0, d)].reshape(-1, 3) for i in range(SIZE * SIZE)]
     )
     return np.median(patches, axis=1).astype(np.float64)
 
@@ -1534,12 +1553,28 @@ def colour_gates(
     # between tile types only: a tile in its cell's colour (a park on green) is still told by its picture
     nearest = far.min(axis=1)
     excess = np.clip((far - nearest[:, None] - settings.colour_gap) / settings.colour_gap_ramp, 0.0, 1.0)
+    ground_excess = np.zeros_like(excess)
+    if math.isfinite(settings.ground_gap_ramp):
+        lab = ground_lab(corrected_bgr, cell_px, margin)
+        to_examples = np.sqrt(((lab[:, None, 1:] - looks.tile_chroma[None, :, :]) ** 2).sum(axis=2))
+        # a cell lighter than an example may be that tile washed out by glare (chroma gone): not counted
+        washed = lab[:, None, 0] > looks.tile_lightness[None, :] + settings.ground_washed_l
+        to_examples = np.where(washed, 0.0, to_examples)
+        kinds = np.array(list(looks.tile_chroma_letters))
+        ground = np.stack([to_examples[:, kinds == t].min(axis=1) for t in types], axis=1)
+        gap = ground - ground.min(axis=1, keepdims=True) - settings.ground_gap
+        # only a gray ground against a coloured type: tiles of any colour turn grayish under glare or a cast
+        chroma = np.hypot(lab[:, 1], lab[:, 2])
+        coloured = np.array([np.hypot(*looks.tile_chroma[kinds == t].T).min() for t in types])
+        applies = (chroma[:, None] < settings.ground_gray) & (coloured[None, :] >= 2 * settings.ground_gray)
+        ground_excess = np.where(applies, np.clip(gap / settings.ground_gap_ramp, 0.0, 1.0), 0.0)
     out = []
     for i in range(SIZE * SIZE):
         gate = {}
         for j, t in enumerate(types):
             weak = float(np.clip((settings.weak_correlation - ncc[i][t]) / 0.15, 0.0, 1.0))
-            gate[t] = 1.0 - float(excess[i, j]) * weak
+            weak_ground = float(np.clip((settings.ground_correlation - ncc[i][t]) / 0.15, 0.0, 1.0))
+            gate[t] = 1.0 - max(float(excess[i, j]) * weak, float(ground_excess[i, j]) * weak_ground)
         out.append(gate)
     return out
 
