@@ -214,6 +214,7 @@ class ShakerSettings:
     knocked_beyond: float = 0.6
     knocked_reach: tuple[float, float] = (0.8, 1.7)
     knocked_clear: float = 1.0
+    knocked_weak_table: float = 40.0  # ...and the weak cell's colour this near the table in some shadow (CIE76)
 
 
 DEFAULT_SETTINGS = ShakerSettings()

@@ -173,7 +173,9 @@ def knocked_beside_weak_cells(
     settings: Any,
 ) -> list[tuple[float, float]]:
     """Cubes knocked out of line beside a cell whose "cube" has no outline of its own (``ring`` below
-    ``knocked_weak_ring``: the table's print or a shadow there, the cube that left it lies outside): a
+    ``knocked_weak_ring``) and a colour not far from the table's (``d_table`` below ``knocked_weak_table``:
+    a cloth's check lies within its tones' blend, a red, green or blue cube does not): the table's print or
+    a shadow there, the cube that left it lies outside. A
     cube-like candidate of ``pool`` beyond the grid's outer cells (``knocked_beyond``, cells), between
     ``knocked_reach`` (from, to; pitches) of such a cell, at least ``knocked_clear`` pitches from every other
     cube cell, whose colour (in the grid's light) is within ``stray_strict_delta_e`` of a palette colour and
@@ -183,7 +185,9 @@ def knocked_beside_weak_cells(
     weak = [
         (int(t["row"]), int(t["col"]))
         for t in cell_tests
-        if t.get("cube") and float(t["ring"]) < settings.knocked_weak_ring
+        if t.get("cube")
+        and float(t["ring"]) < settings.knocked_weak_ring
+        and float(t["d_table"]) < settings.knocked_weak_table
     ]
     if not weak:
         return []
