@@ -132,6 +132,7 @@ class ReaderSettings:
     chroma_ramp: float = 12.0  # ... takes empty further, in full this much beyond, ...
     chroma_weight: float = 4.0  # ... by this much (0: off); cells whose empty looks are this near (a*b*) are
     chroma_alike: float = 6.0  # printed alike: the shift of those read surely empty is the light's
+    chroma_unsure: float = 8.0  # without two such cells, the excess counts this much less
     print_inset_px: int = 7  # at cell_px: the centre compared, clear of grid lines and tile outlines
     print_sigma_px: float = 1.5  # smoothing before comparing (noise and JPEG blocks out)
     print_floor: float = 1.0  # 8-bit Lab units per element below which a centre counts as plain
@@ -1217,20 +1218,24 @@ def chroma_excess(
 
     The light is undone only roughly (a glare spot, a cast the fit missed): a cell's own empty look is
     moved by the median shift of the cells read surely empty (``sure_empty``) that were printed like it;
-    a cell with fewer than two such neighbours gets 0 (no evidence)."""
+    without two such cells, by that of all cells read surely empty (or not at all), and the excess then
+    counts ``chroma_unsure`` less."""
     ab = ground_chroma(corrected_bgr, cell_px, margin)
     base = np.array([e[0] for e in looks.empty_chroma])
     shift = ab - base
     own = np.zeros(SIZE * SIZE)
-    known = np.zeros(SIZE * SIZE, bool)
+    doubt = np.zeros(SIZE * SIZE)
     for i in range(SIZE * SIZE):
         alike = [j for j in sure_empty if j != i and np.hypot(*(base[i] - base[j])) <= settings.chroma_alike]
         if len(alike) >= 2:
-            expected = looks.empty_chroma[i] + np.median(shift[alike], axis=0)
-            own[i] = float(np.sqrt(((expected - ab[i]) ** 2).sum(axis=1)).min())
-            known[i] = True
+            moved = np.median(shift[alike], axis=0)
+        else:  # no cell printed alike read surely empty: the light as fitted (or as the others show), less sure
+            rest = [j for j in sure_empty if j != i]
+            moved = np.median(shift[rest], axis=0) if len(rest) >= 2 else np.zeros(2)
+            doubt[i] = settings.chroma_unsure
+        own[i] = float(np.sqrt(((looks.empty_chroma[i] + moved - ab[i]) ** 2).sum(axis=1)).min())
     tile = np.sqrt(((ab[:, None, :] - looks.tile_chroma[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
-    return np.where(known, own - tile, 0.0)
+    return own - tile - doubt
 
 
 _PLANE: dict[int, np.ndarray] = {}

@@ -7,10 +7,12 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 - :func:`find_cubes`: cube-like shapes at several sizes: a uniform patch inside a square ring of strong
   edges (a cube's top face and its outline). No cube size in pixels is assumed.
 - :func:`fit_grids`: for each size, the 3 x 3 lattices the candidates support best (pairs of neighbours
-  give the steps; least squares refine them; other candidates just around it count against it): the
+  give the steps, every size's scored in one array pass by :func:`lattice_hypotheses`; least squares refine
+  them; other candidates just around it count against it): the
   best, and the next few distinct ones (not the same lattice a row over: that is :func:`best_window`'s).
   :func:`grid_plausibility` compares sizes (edge-free cells, edges in the gaps, cube size against pitch);
-  lattices drawn inside one object (:func:`cell_separation`, :func:`gap_contrast`) are dropped.
+  lattices drawn inside one object (:func:`cell_separation`, :func:`gap_contrast`) are dropped (all sizes'
+  measured at once: :func:`lattices_measures`).
 - :func:`verify_cells`: each cell is a cube or the table, by its colour in the light normalised on the
   cubes (a palette colour, not the table in full light or any shadow, and an outline found or a colour
   apart from the table beside it); the few most plausible lattices are verified and the one with most
@@ -30,8 +32,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   from the table than the whole disk).
 - :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
   (:func:`cube_offset`, :func:`out_of_line_cubes`), no cube's colour is near a tie (``min_confidence``), the
-  nine are not one colour within a few dE (a table's print), and three cells are not the table in shadow
-  (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows).
+  nine are not one colour within a few dE (a table's print), three cells are not the table in shadow
+  (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows), and no cube's colour region runs
+  past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print).
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]

@@ -362,15 +362,47 @@ def test_a_weak_picture_match_of_a_coloured_type_does_not_name_a_gray_ground() -
     assert len(off) - len(on) >= 2 and on <= off
 
 
+def _jpeg(image_bgr: np.ndarray, quality: int) -> np.ndarray:
+    return cv2.imdecode(cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def test_a_park_on_green_is_not_read_empty_even_with_no_empty_cell_of_its_print_to_compare() -> None:
+    """Print 1101 as ``make-board-set`` writes it (1600 x 1200, JPEG), photo 21: a plain park on a green
+    cell of the north edge, and no green cell read surely empty in the photo to show how the light moved
+    that green. The light as fitted (shifted as all the surely empty cells show) still tells its ground
+    from its cell's print, trusted ``chroma_unsure`` less; without that fallback it read empty (fails
+    with ``chroma_unsure`` 1e9)."""
+    rng = random.Random(1101)
+    scene = random_scene(rng, side="inland")
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=1600, height=1200)
+    cal = calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"])
+    frame_bgr, truth = render_board_photo(
+        None, random.Random(1101 * 1000 + 21), scene=scene, north=NORTHS[21 % 4], width=1600, height=1200
+    )
+    frame_bgr = _jpeg(frame_bgr, 92)
+
+    def wrong(settings: br.ReaderSettings) -> set[tuple[int, int]]:
+        reading = read_board(frame_bgr, cal, settings)
+        assert reading.found
+        return {(r, c) for r in range(6) for c in range(6) if truth["grid"][r][c] != reading.grid[r][c]}
+
+    off, on = wrong(replace(br.SETTINGS, chroma_unsure=1e9)), wrong(br.SETTINGS)
+    assert any(truth["grid"][r][c] == "P" for r, c in off - on)
+    assert on < off
+
+
 def test_a_misread_the_margin_misses_is_asked_to_be_confirmed_and_readings_stay() -> None:
     """Print 1101 shows parks of an art the calibration never had, on green: one is read as empty with a
     comfortable margin (confidence 0.69), but it won on its picture against its colour, and the border's
     light alone read it otherwise, so it is now asked to be confirmed; few right cells are, and the
-    readings themselves are the same (fails with ``relit_doubt`` and ``colour_doubt`` 0)."""
+    readings themselves are the same (fails with ``relit_doubt`` and ``colour_doubt`` 0). (The park's
+    ground colour, ``chroma_excess``, now brings it near a tie, flagged even without these doubts: measured
+    here without it, ``chroma_weight`` 0.)"""
     _, cal = scene_and_calibration(1101, "inland")
     frame_bgr, truth = board_photo(1101, "inland", 1101021, NORTHS[21 % 4])
-    off = read_board(frame_bgr, cal, replace(br.SETTINGS, relit_doubt=0.0, colour_doubt=0.0))
-    on = read_board(frame_bgr, cal)
+    no_ground = replace(br.SETTINGS, chroma_weight=0.0)
+    off = read_board(frame_bgr, cal, replace(no_ground, relit_doubt=0.0, colour_doubt=0.0))
+    on = read_board(frame_bgr, cal, no_ground)
     assert on.found and off.found and on.grid == off.grid
     wrong = {(r, c) for r in range(6) for c in range(6) if truth["grid"][r][c] != on.grid[r][c]}
     assert wrong and not wrong & set(off.low_confidence_cells)
