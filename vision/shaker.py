@@ -35,6 +35,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   nine are not one colour within a few dE (a table's print), three cells are not the table in shadow
   (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows), and no cube's colour region runs
   past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print).
+  Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
+  (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
+  cubes off the lattice on the median (``off_the_lattice``), a cube knocked out beside a weak cell.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
