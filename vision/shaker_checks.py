@@ -1,14 +1,18 @@
-"""Last checks of the shaker reader on a settled lattice: is a cell taken for a cube the table itself?
+"""Last checks of the shaker reader on a settled lattice: are the cells taken for cubes the table itself?
 
-:func:`vision.shaker.read_shaker` has settled a lattice and named nine cubes; these checks look again at
-the cells with what the cell test (:func:`vision.shaker.verify_cells`) does not use: the table under a
-cell darkened by *any* factor (a continuous shadow, :func:`shadow_fit`), not the few levels it tries.
+:func:`vision.shaker.read_shaker` has settled a lattice and named nine cubes; these checks look again with
+what the cell test (:func:`vision.shaker.verify_cells`) does not use, each a refusal (a reshake) when it
+fires. An empty cell read as a gray or white cube, and a knocked-out cube's cell so read, were the biggest
+group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; checked on s777, s2727, s3838).
 
-A cube's top face stands above the other cubes' shadows, and it is not the table's colour in full light
-between gaps of that colour: :func:`table_cells` names the cells that are the table, in a cube's cast
-shadow (a cell only its stand-out exception took for a cube) or lit (its gaps look the same). The reader
-then refuses the pattern as incomplete: an empty cell read as a gray or white cube was the biggest group
-of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545).
+- :func:`table_cells`: the table under a cell darkened by *any* factor (a continuous shadow,
+  :func:`shadow_fit`), not the few levels the cell test tries, explains the cell: a cube's cast shadow that
+  only the stand-out exception took for a cube, or the table in full light like the gaps beside it.
+- :func:`cloth_cells`: three or more weakly outlined cells whose colour is one of the table's own tones
+  around the grid (:func:`tone_shares`): the lattice sits on a checked cloth's squares.
+- :func:`off_the_lattice`: the cubes' top faces lie off their cells on the median: the lattice does not fit.
+- :func:`knocked_beside_weak_cells`: a cube just beyond the grid beside a cell whose "cube" has no outline
+  of its own and the table's colour: the cube knocked out of that cell.
 """
 
 from __future__ import annotations
