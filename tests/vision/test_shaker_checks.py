@@ -100,3 +100,15 @@ def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, tabl
     assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0)).valid  # without it
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason.startswith("a cube is out of line")
+
+
+def test_a_coloured_cube_with_a_weak_outline_is_no_empty_cell_beside_a_knocked_cube():
+    """Fresh set s3838's frame 339 (340 renders, some seconds): a complete pattern whose blue cube's outline
+    measures weak (ring < 0); a stray beyond it is no cube knocked out of that cell, the cell is far from the
+    table's colour."""
+    frame_bgr, truth = render_scene_set(random.Random(3838), 340)[339]
+    assert truth["valid"]
+    loose = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_weak_table=999.0))
+    assert not loose.valid and "beside a cell" in loose.reason  # without the table-colour condition
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
