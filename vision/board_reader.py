@@ -15,11 +15,11 @@ A chain of named stages, each a public function taking its settings explicitly:
 4. :func:`refine_alignment` — the homography refined on the border (ECC), then :func:`refine_grid` — on
    the cells' own boundaries (grid lines, tile edges), which keeps a tilted board or a waterfront board
    (beach border) from skewing; the board is rectified to a square in board coordinates (row 0 north);
-5. :func:`sample_cells` / :func:`classify_cells` — each cell is first tested against its own empty look
+5. :func:`cell_features` / :func:`classify_cells` — each cell is first tested against its own empty look
    from calibration ("empty or covered?"; a cell still showing its own print's mottling,
    :func:`print_agreement`, is empty; one whose ground colour left its own print's for a tile's,
    :func:`chroma_excess`, is covered), then named from the tile looks learnt from the known layout;
-6. :func:`check_reading` — refusal (no board, cut off, too blurred) and low-confidence cells.
+6. :func:`read_board` — refusal (no board, cut off, too blurred) and low-confidence cells.
 
 Nothing here knows the print's colours: everything print-specific comes from :class:`BoardCalibration`,
 made from two photos (empty board, known layout) with :func:`calibrate_board`.
