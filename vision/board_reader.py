@@ -1212,6 +1212,8 @@ def chroma_excess(
     margin: int,
     sure_empty: Sequence[int] = (),
     settings: ReaderSettings = SETTINGS,
+    *,
+    ground: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell, how much further its ground colour (a*b*, light undone) is from its own empty look than
     from the nearest tile of the known layout: large where a tile covers the print.
@@ -1219,8 +1221,8 @@ def chroma_excess(
     The light is undone only roughly (a glare spot, a cast the fit missed): a cell's own empty look is
     moved by the median shift of the cells read surely empty (``sure_empty``) that were printed like it;
     without two such cells, by that of all cells read surely empty (or not at all), and the excess then
-    counts ``chroma_unsure`` less."""
-    ab = ground_chroma(corrected_bgr, cell_px, margin)
+    counts ``chroma_unsure`` less. ``ground``: the photo's :func:`ground_lab`, when already measured."""
+    ab = (ground_lab(corrected_bgr, cell_px, margin) if ground is None else ground)[:, 1:]
     base = np.array([e[0] for e in looks.empty_chroma])
     shift = ab - base
     own = np.zeros(SIZE * SIZE)
@@ -1419,6 +1421,7 @@ def classify_cells(
     letters: list[str] = []
     confidence: list[float] = []
     dist: list[dict[str, float]] = []
+    ground: np.ndarray | None = None  # ground_lab of the last light's corrected board
     for iteration in range(settings.light_iterations):
         feats = cell_features(corrected, c, m, energy=energy / gain)
         dist = feature_distances(feats, looks)
@@ -1427,7 +1430,8 @@ def classify_cells(
             sure = [
                 i for i, t in enumerate(letters) if t == EMPTY and confidence[i] >= settings.photo_examples_confidence
             ]
-            excess = chroma_excess(corrected, looks, c, m, sure, settings)
+            ground = ground_lab(corrected, c, m)  # the last light's: chroma_excess and colour_gates share it
+            excess = chroma_excess(corrected, looks, c, m, sure, settings, ground=ground)
             covered = settings.chroma_weight * np.clip((excess - settings.chroma_from) / settings.chroma_ramp, 0.0, 1.0)
         for i in range(SIZE * SIZE):
             dist[i][EMPTY] += float(busy_penalty[i] + covered[i])
@@ -1440,7 +1444,9 @@ def classify_cells(
             dist = [{k: min(v, first[i][k] + p) for k, v in d.items()} for i, d in enumerate(dist)]
         # (only for the last reading: the light is fitted on the readings before, colour or not)
         last = iteration + 1 == settings.light_iterations
-        gates = colour_gates(corrected, ncc, looks, c, m, settings) if last else None
+        if last and ground is None:
+            ground = ground_lab(corrected, c, m)
+        gates = colour_gates(corrected, ncc, looks, c, m, settings, ground=ground) if last else None
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
             totals = _totals(dist, ncc, structured, settings, gates)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
@@ -1483,7 +1489,7 @@ def classify_cells(
                     if looks.empty_alike[i, j] <= settings.alike_empty:
                         dist[i][EMPTY] = min(dist[i][EMPTY], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
             if gates is not None:
-                gates = colour_gates(corrected, ncc, looks, c, m, settings)
+                gates = colour_gates(corrected, ncc, looks, c, m, settings, ground=ground)
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
     if settings.print_agree_weight > 0:
         # last, for this cell alone: its reading then neither moves the fitted light nor teaches others
@@ -1539,6 +1545,8 @@ def colour_gates(
     cell_px: int,
     margin: int,
     settings: ReaderSettings = SETTINGS,
+    *,
+    ground: np.ndarray | None = None,
 ) -> list[dict[str, float]] | None:
     """Per cell, how much each tile reading's correlation may count given the cell's mean colour.
 
@@ -1548,6 +1556,7 @@ def colour_gates(
     reading whose picture matches less than ``weak_correlation`` and whose mean colour (light undone) is
     ``colour_gap`` further than the nearest tile type's loses that evidence, in full ``colour_gap_ramp``
     further. A clear match (a washed-out factory under glare) keeps it whatever its colour.
+    ``ground``: the photo's :func:`ground_lab`, when already measured.
     """
     if not math.isfinite(settings.colour_gap_ramp):
         return None
@@ -1560,7 +1569,7 @@ def colour_gates(
     excess = np.clip((far - nearest[:, None] - settings.colour_gap) / settings.colour_gap_ramp, 0.0, 1.0)
     ground_excess = np.zeros_like(excess)
     if math.isfinite(settings.ground_gap_ramp):
-        lab = ground_lab(corrected_bgr, cell_px, margin)
+        lab = ground_lab(corrected_bgr, cell_px, margin) if ground is None else ground
         to_examples = np.sqrt(((lab[:, None, 1:] - looks.tile_chroma[None, :, :]) ** 2).sum(axis=2))
         # a cell lighter than an example may be that tile washed out by glare (chroma gone): not counted
         washed = lab[:, None, 0] > looks.tile_lightness[None, :] + settings.ground_washed_l
@@ -1573,15 +1582,11 @@ def colour_gates(
         coloured = np.array([np.hypot(*looks.tile_chroma[kinds == t].T).min() for t in types])
         applies = (chroma[:, None] < settings.ground_gray) & (coloured[None, :] >= 2 * settings.ground_gray)
         ground_excess = np.where(applies, np.clip(gap / settings.ground_gap_ramp, 0.0, 1.0), 0.0)
-    out = []
-    for i in range(SIZE * SIZE):
-        gate = {}
-        for j, t in enumerate(types):
-            weak = float(np.clip((settings.weak_correlation - ncc[i][t]) / 0.15, 0.0, 1.0))
-            weak_ground = float(np.clip((settings.ground_correlation - ncc[i][t]) / 0.15, 0.0, 1.0))
-            gate[t] = 1.0 - max(float(excess[i, j]) * weak, float(ground_excess[i, j]) * weak_ground)
-        out.append(gate)
-    return out
+    corr = np.array([[n[t] for t in types] for n in ncc], dtype=np.float64)  # 36 x types
+    weak = np.clip((settings.weak_correlation - corr) / 0.15, 0.0, 1.0)
+    weak_ground = np.clip((settings.ground_correlation - corr) / 0.15, 0.0, 1.0)
+    gate = 1.0 - np.maximum(excess * weak, ground_excess * weak_ground)
+    return [dict(zip(types, row, strict=True)) for row in gate.tolist()]
 
 
 def _totals(
@@ -1594,17 +1599,20 @@ def _totals(
     """Per cell and reading: colour distance less weighted correlation (smaller is likelier).
 
     ``colour_gate`` (of :func:`colour_gates`) scales each reading's correlation evidence."""
-    out = []
+    keys = list(dist[0])
+    d = np.array([[row[k] for k in keys] for row in dist], dtype=np.float64)  # cells x readings
+    corr = np.array([[n[k] for k in keys] for n in ncc], dtype=np.float64)
+    gates = np.ones_like(d) if not colour_gate else np.array([[g.get(k, 1.0) for k in keys] for g in colour_gate])
+    gate = np.asarray(structured, dtype=np.float64)[:, None] * gates
+    if settings.sure_empty_correlation < 1.0:  # a strong match to its own empty print counts in full
+        e = keys.index(EMPTY)
+        sure = np.clip((corr[:, e] - settings.sure_empty_correlation) / 0.15 + 1.0, 0.0, 1.0)
+        gate[:, e] = np.maximum(structured, sure)
+    # correlations up to correlation_base are what any picture reaches against many looks: no evidence
     base = settings.correlation_base
-    for i, d in enumerate(dist):
-        gate = {k: structured[i] * (colour_gate[i].get(k, 1.0) if colour_gate else 1.0) for k in d}
-        if settings.sure_empty_correlation < 1.0:  # a strong match to its own empty print counts in full
-            sure = (ncc[i][EMPTY] - settings.sure_empty_correlation) / 0.15 + 1.0
-            gate[EMPTY] = max(structured[i], float(np.clip(sure, 0.0, 1.0)))
-        # correlations up to correlation_base are what any picture reaches against many looks: no evidence
-        evidence = {k: max(ncc[i][k] - base, 0.0) / (1.0 - base) for k in d}
-        out.append({k: d[k] - settings.correlation_weight * gate[k] * evidence[k] for k in d})
-    return out
+    evidence = np.maximum(corr - base, 0.0) / (1.0 - base)
+    total = d - settings.correlation_weight * gate * evidence
+    return [dict(zip(keys, row, strict=True)) for row in total.tolist()]
 
 
 def _decide(
