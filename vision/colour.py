@@ -47,6 +47,12 @@ def linear_to_srgb(lin: np.ndarray) -> np.ndarray:
     return np.where(lin <= 0.0031308, lin * 12.92, 1.055 * lin ** (1 / 2.4) - 0.055)
 
 
+def lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
+    """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128; any dtype) to CIELAB (float64)."""
+    lab8 = np.asarray(lab8, dtype=np.float64)
+    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
+
+
 def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
     """Linear RGB (..., 3) to CIELAB (..., 3), D65."""
     lin = np.maximum(np.asarray(lin, dtype=np.float64), 0.0)  # (np.clip's overhead shows on short arrays)

@@ -63,6 +63,7 @@ from .colour import (
     classify,
     default_palette,
     fit_gains,
+    lab8_to_lab,
     lab_to_linear_rgb,
     linear_rgb_to_lab,
     nearest_names,
@@ -859,8 +860,8 @@ def verify_cells(
         pw = grid.pitch / scale
         cell_w = (points + 0.5) / scale - 0.5
         gap_w = (gaps + 0.5) / scale - 0.5
-        cell_lab = _lab8_to_lab(_box_mean_v(lab_sum, cell_w[:, 0], cell_w[:, 1], settings.sample_radius * pw))
-        gap_lab = _lab8_to_lab(_box_mean_v(lab_sum, gap_w[:, 0], gap_w[:, 1], settings.gap_sample_radius * pw))
+        cell_lab = lab8_to_lab(_box_mean_v(lab_sum, cell_w[:, 0], cell_w[:, 1], settings.sample_radius * pw))
+        gap_lab = lab8_to_lab(_box_mean_v(lab_sum, gap_w[:, 0], gap_w[:, 1], settings.gap_sample_radius * pw))
         d_gap = np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
     outline = np.zeros(9)
     if edge_sum is not None:
@@ -1019,7 +1020,7 @@ def best_window(
     if lab_sum is not None:  # box means of the working Lab copy: cheap, and enough to choose a window
         pw_pts = (pts_a + 0.5) / scale - 0.5
         box = _box_mean_v(lab_sum, pw_pts[:, 0], pw_pts[:, 1], settings.sample_radius * grid.pitch / scale)
-        tops = np.clip(lab_to_linear_rgb(_lab8_to_lab(box)), 1e-4, None)
+        tops = np.clip(lab_to_linear_rgb(lab8_to_lab(box)), 1e-4, None)
     else:
         tops = np.array(
             [
@@ -1145,11 +1146,6 @@ def _box_mean(integral: np.ndarray, x: float, y: float, half: float) -> float:
         return 0.0
     total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     return float(total) / ((x1 - x0) * (y1 - y0))
-
-
-def _lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
-    """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128) to CIELAB."""
-    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
 
 
 def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: float) -> np.ndarray:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .colour import linear_rgb_to_lab
+from .colour import lab8_to_lab, linear_rgb_to_lab
 
 
 def shadow_fit(
@@ -97,12 +97,6 @@ def ring_points(grid: Any, inner: float, outer: float, step: float) -> np.ndarra
     return np.asarray(grid.origin) + u[:, None] * np.asarray(grid.col_step) + v[:, None] * np.asarray(grid.row_step)
 
 
-def _lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
-    """OpenCV's 8-bit Lab to CIELAB."""
-    lab8 = np.asarray(lab8, dtype=np.float64)
-    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
-
-
 def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarray, settings: Any) -> np.ndarray:
     """For frame points (n, 2): the share of the table's points around the grid (``cloth_ring_points``, single
     pixels of the working copy, 8-bit Lab) within ``cloth_delta_e`` (CIE76) of the median colour of each
@@ -113,7 +107,7 @@ def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarr
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     if len(p) == 0:
         return np.zeros(len(points))
-    around = _lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
+    around = lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
     rad = max(1.0, settings.sample_radius * grid.pitch / scale)
     r_i = int(np.ceil(rad))
     oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
@@ -121,7 +115,7 @@ def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarr
     out = np.zeros(len(points))
     for i, (cx, cy) in enumerate(np.rint((points + 0.5) / scale - 0.5).astype(int)):
         ys, xs = np.clip(cy + oy[disk], 0, h - 1), np.clip(cx + ox[disk], 0, w - 1)
-        cell = _lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=0))
+        cell = lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=0))
         out[i] = float((np.linalg.norm(around - cell, axis=1) <= settings.cloth_delta_e).mean())
     return out
 
