@@ -111,6 +111,7 @@ class Palette:
         object.__setattr__(self, "_ref_lab", ref_lab)
         object.__setattr__(self, "_ref_index", ref_index)
         object.__setattr__(self, "_ref_lin", ref_lin)
+        object.__setattr__(self, "_ref_luminance", _median(ref_lin @ _M_RGB2XYZ[1]))
 
     @property
     def ref_lab(self) -> np.ndarray:
@@ -125,6 +126,11 @@ class Palette:
     def ref_linear(self) -> np.ndarray:
         """The references in linear RGB (n, 3), floored at 1e-4 (read-only)."""
         return self._ref_lin  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def ref_luminance(self) -> float:
+        """The median luminance (CIE Y) of the references in linear RGB."""
+        return self._ref_luminance  # type: ignore[attr-defined,no-any-return]
 
     def to_json(self) -> dict[str, object]:
         colours = []
@@ -213,15 +219,6 @@ def _median(values: np.ndarray) -> float:
     return float(a[mid]) if a.size % 2 else float(0.5 * (a[mid - 1] + a[mid]))
 
 
-def _reference_luminance(palette: Palette) -> float:
-    """The median luminance of the palette's references (made once per palette)."""
-    lum = palette.__dict__.get("_lum_ref")
-    if lum is None:
-        lum = _median(palette.ref_linear @ _M_RGB2XYZ[1])
-        object.__setattr__(palette, "_lum_ref", lum)
-    return float(lum)
-
-
 def fit_gains(
     observed_lin: np.ndarray,
     palette: Palette,
@@ -244,7 +241,7 @@ def fit_gains(
     ref_lin = palette.ref_linear
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
     # that brings the observations' median brightness to the palette's, and a little above and below.
-    lum_ref = _reference_luminance(palette)
+    lum_ref = palette.ref_luminance
     starts = []
     for g_tint in _TINTS:
         lum_obs = _median((obs * g_tint) @ _M_RGB2XYZ[1])
@@ -288,16 +285,17 @@ class ColourMatch:
     lab: tuple[float, float, float]
 
 
+def _per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
+    """CIE76 distance from each Lab row (n, 3) to each palette colour's nearest reference: (n, colours)."""
+    d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
+    idx = palette.ref_index
+    return np.stack([d[:, idx == k].min(1) for k in range(len(palette.names))], axis=1)
+
+
 def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
     """Nearest palette colour for each Lab row, with a confidence from the margin to the runner-up."""
     lab = np.atleast_2d(np.asarray(lab, dtype=np.float64))
-    ref_lab = palette.ref_lab
-    idx = palette.ref_index
-    d = np.sqrt(((lab[:, None, :] - ref_lab[None, :, :]) ** 2).sum(-1))
-    n = len(palette.names)
-    per_colour = np.full((len(lab), n), np.inf)
-    for k in range(n):
-        per_colour[:, k] = d[:, idx == k].min(1)
+    per_colour = _per_colour_distances(lab, palette)
     order = np.argsort(per_colour, axis=1)
     out = []
     for i in range(len(lab)):
@@ -311,10 +309,7 @@ def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
 
 def nearest_names(lab: np.ndarray, palette: Palette) -> list[str]:
     """The nearest palette colour's name for each Lab row: :func:`classify`'s names, without its confidences."""
-    lab = np.atleast_2d(np.asarray(lab, dtype=np.float64))
-    d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
-    idx = palette.ref_index
-    per_colour = np.stack([d[:, idx == k].min(1) for k in range(len(palette.names))], axis=1)
+    per_colour = _per_colour_distances(np.atleast_2d(np.asarray(lab, dtype=np.float64)), palette)
     # (argmin takes the first of equal distances, as classify's argsort of so few colours does)
     return [palette.names[k] for k in per_colour.argmin(1).tolist()]
 
