@@ -47,10 +47,14 @@ def linear_to_srgb(lin: np.ndarray) -> np.ndarray:
     return np.where(lin <= 0.0031308, lin * 12.92, 1.055 * lin ** (1 / 2.4) - 0.055)
 
 
+_LAB8_SCALE = np.array([100 / 255, 1.0, 1.0])
+_LAB8_OFFSET = np.array([0.0, 128.0, 128.0])
+
+
 def lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
     """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128; any dtype) to CIELAB (float64)."""
-    lab8 = np.asarray(lab8, dtype=np.float64)
-    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
+    # (one broadcast pass, not three and a stack: x * 1 - 128 and x * (100 / 255) - 0 are the same numbers)
+    return np.asarray(lab8, dtype=np.float64) * _LAB8_SCALE - _LAB8_OFFSET
 
 
 def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
@@ -58,18 +62,19 @@ def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
     lin = np.maximum(np.asarray(lin, dtype=np.float64), 0.0)  # (np.clip's overhead shows on short arrays)
     xyz = lin @ _M_RGB2XYZ.T / _WHITE
     f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
-    L = 116 * f[..., 1] - 16
-    a = 500 * (f[..., 0] - f[..., 1])
-    b = 200 * (f[..., 1] - f[..., 2])
-    return np.stack([L, a, b], axis=-1)
+    out = np.empty(f.shape)  # (written channel by channel: np.stack's overhead shows on short arrays)
+    out[..., 0] = 116 * f[..., 1] - 16
+    out[..., 1] = 500 * (f[..., 0] - f[..., 1])
+    out[..., 2] = 200 * (f[..., 1] - f[..., 2])
+    return out
 
 
 def lab_to_linear_rgb(lab: np.ndarray) -> np.ndarray:
     lab = np.asarray(lab, dtype=np.float64)
-    fy = (lab[..., 0] + 16) / 116
-    fx = fy + lab[..., 1] / 500
-    fz = fy - lab[..., 2] / 200
-    f = np.stack([fx, fy, fz], axis=-1)
+    f = np.empty(lab.shape)
+    f[..., 1] = (lab[..., 0] + 16) / 116
+    f[..., 0] = f[..., 1] + lab[..., 1] / 500
+    f[..., 2] = f[..., 1] - lab[..., 2] / 200
     xyz = np.where(f**3 > 216 / 24389, f**3, (116 * f - 16) / (24389 / 27)) * _WHITE
     return xyz @ _M_XYZ2RGB.T
 
@@ -219,6 +224,22 @@ def _median(values: np.ndarray) -> float:
     return float(a[mid]) if a.size % 2 else float(0.5 * (a[mid - 1] + a[mid]))
 
 
+# linear_rgb_to_lab in two products: XYZ over the white point, then CIELAB from f(X), f(Y), f(Z)
+_M_RGB2XYZ_W = (_M_RGB2XYZ / _WHITE[:, None]).T
+_F_TO_LAB = np.array([[0.0, 500.0, 0.0], [116.0, -500.0, 200.0], [0.0, 0.0, -200.0]])
+_LAB_OFFSET = np.array([-16.0, 0.0, 0.0])
+
+
+def _lab_positive(lin: np.ndarray) -> np.ndarray:
+    """:func:`linear_rgb_to_lab` of positive linear RGB rows (m, 3), with fewer array passes (fit_gains' loop)."""
+    xyz = lin @ _M_RGB2XYZ_W
+    f = np.cbrt(xyz)
+    low = xyz <= 216 / 24389
+    if low.any():
+        f = np.where(low, (24389 / 27 * xyz + 16) / 116, f)
+    return f @ _F_TO_LAB + _LAB_OFFSET
+
+
 def fit_gains(
     observed_lin: np.ndarray,
     palette: Palette,
@@ -236,7 +257,7 @@ def fit_gains(
     small cost for colour casts and exposure changes (the camera's exposure is usually about right).
     Returns (gains, lab) where ``lab`` holds the corrected observations.
     """
-    obs = np.clip(np.asarray(observed_lin, dtype=np.float64), 1e-4, None)
+    obs = np.maximum(np.asarray(observed_lin, dtype=np.float64), 1e-4)
     ref_lab = palette.ref_lab
     ref_lin = palette.ref_linear
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
@@ -254,12 +275,15 @@ def fit_gains(
     lam = prior_weight * float(obs_sq.mean())
     lo, hi = g0 * np.exp(-max_log_gain), g0 * np.exp(max_log_gain)
     prior, denominator = lam * g0, obs_sq[None] + lam
+    S, n = len(g0), len(obs)
+    ref_t2, ref_sq = -2.0 * ref_lab.T, (ref_lab**2).sum(1)
     for _ in range(iterations):
-        lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])  # (S, n, 3)
-        d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)  # (S, n, R)
-        target = ref_lin[d2.argmin(-1)]  # (S, n, 3)
+        lab = _lab_positive((obs[None, :, :] * g[:, None, :]).reshape(-1, 3))  # (S * n, 3)
+        # each corrected cube's nearest reference: |lab - ref|^2 = |lab|^2 - 2 lab . ref + |ref|^2
+        d2 = lab @ ref_t2 + ref_sq + (lab * lab).sum(1)[:, None]  # (S * n, R)
+        target = ref_lin[d2.argmin(1)].reshape(S, n, 3)
         # least squares per channel in linear RGB, pulled gently towards the starting light
-        g_new = ((obs[None] * target).sum(1) + prior) / denominator
+        g_new = (np.einsum("nc,snc->sc", obs, target) + prior) / denominator
         g_new = np.minimum(np.maximum(g_new, lo), hi)
         done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * np.abs(g)).all())  # np.allclose(rtol=1e-3), cheaper
         g = g_new

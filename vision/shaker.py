@@ -449,6 +449,7 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     return fit_grids(cands, settings, 1)[0]
 
 
+_LAB8_OFFSET = np.array([0.0, 128.0, 128.0])  # OpenCV's 8-bit Lab: a and b offset by 128
 _BOX_END = np.array([[0], [1], [0], [1]])  # a box's far edges lie one past its last pixel
 _NO_CANDIDATES = (np.zeros((0, 2)), np.zeros(0), np.zeros(0), 1.0)
 _CELL_CR = np.array([(c, r) for r in range(3) for c in range(3)], dtype=np.float64)  # (col, row) of the nine cells
@@ -804,11 +805,11 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     """The table model's colours (linear RGB, (n, 3)) under frame points (n, 2)."""
     f = scale * settings.background_shrink
     h, w = table_lab8.shape[:2]
-    xs = np.clip(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0, w - 1).astype(int)
-    ys = np.clip(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0, h - 1).astype(int)
-    lab8 = table_lab8[ys, xs].astype(np.float64)
-    lab = np.column_stack([lab8[:, 0] * 100 / 255, lab8[:, 1] - 128, lab8[:, 2] - 128])
-    return np.clip(lab_to_linear_rgb(lab), 1e-4, None)
+    xs = np.minimum(np.maximum(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0), w - 1).astype(int)
+    ys = np.minimum(np.maximum(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0), h - 1).astype(int)
+    lab = table_lab8[ys, xs] - _LAB8_OFFSET
+    lab[:, 0] = table_lab8[ys, xs, 0] * 100.0 / 255
+    return np.maximum(lab_to_linear_rgb(lab), 1e-4)
 
 
 def verify_cells(
@@ -1020,7 +1021,7 @@ def best_window(
     if lab_sum is not None:  # box means of the working Lab copy: cheap, and enough to choose a window
         pw_pts = (pts_a + 0.5) / scale - 0.5
         box = _box_mean_v(lab_sum, pw_pts[:, 0], pw_pts[:, 1], settings.sample_radius * grid.pitch / scale)
-        tops = np.clip(lab_to_linear_rgb(lab8_to_lab(box)), 1e-4, None)
+        tops = np.maximum(lab_to_linear_rgb(lab8_to_lab(box)), 1e-4)
     else:
         tops = np.array(
             [
@@ -1154,11 +1155,11 @@ def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: floa
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     # the four edges of every box at once, clamped to the image (np.minimum / np.maximum: np.clip's overhead
     # dominates on these short arrays), and the four corners read in one take
-    edges = np.rint(np.stack([xs - half, xs + half, ys - half, ys + half])).astype(int) + _BOX_END
+    edges = np.rint(np.array([xs - half, xs + half, ys - half, ys + half])).astype(int) + _BOX_END
     x0, x1, y0, y1 = np.minimum(np.maximum(edges, 0), np.array([[w], [w], [h], [h]]))
     area = (x1 - x0) * (y1 - y0)
     stride = w + 1
-    corners = np.stack([y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0])
+    corners = np.array([y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0])
     c = integral.reshape(len(integral) * stride, -1).take(corners, axis=0)
     if integral.ndim == 2:
         c = c[..., 0]
