@@ -1064,6 +1064,9 @@ def best_window(
     return shifted, arounds[(dr, dc)]
 
 
+_ONES_3 = np.ones((1, 3), np.float32)
+
+
 def top_face(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
@@ -1082,7 +1085,7 @@ def top_face(
     y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
-    win = work_lab[y0:y1, x0:x1].astype(np.int16)
+    win = work_lab[y0:y1, x0:x1]
     sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
     sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
     sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
@@ -1096,8 +1099,10 @@ def top_face(
         ref = srt[n_spot // 2]
     else:
         ref = ((srt[n_spot // 2 - 1].astype(np.float64) + srt[n_spot // 2]) / 2).astype(np.int16)
-    dist = np.abs(win - ref.astype(np.int16)).sum(-1)
-    mask = (dist <= settings.offset_colour).astype(np.uint8)
+    # the L1 distance to it in OpenCV passes (|x - ref| of 8-bit values is exact; the sum of three is too)
+    diff = cv2.absdiff(win, tuple(float(v) for v in ref) + (0.0,))
+    dist = cv2.transform(diff, _ONES_3)
+    mask = cv2.compare(dist, float(settings.offset_colour), cv2.CMP_LE)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lab_id = labels[sy_i, sx_i]
     if lab_id == 0:
