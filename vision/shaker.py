@@ -859,19 +859,22 @@ def verify_cells(
         steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
         gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
         pw = grid.pitch / scale
-        cell_w = (points + 0.5) / scale - 0.5
-        gap_w = (gaps + 0.5) / scale - 0.5
-        cell_lab = lab8_to_lab(_box_mean_v(lab_sum, cell_w[:, 0], cell_w[:, 1], settings.sample_radius * pw))
-        gap_lab = lab8_to_lab(_box_mean_v(lab_sum, gap_w[:, 0], gap_w[:, 1], settings.gap_sample_radius * pw))
+        # the cells' and the gaps' box means in one take (the same numbers as one call each)
+        at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
+        halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
+        cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
+        cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
         d_gap = np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
         pw = (points + 0.5) / scale - 0.5
-        outer = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.65 * size_w) * (1.3 * size_w) ** 2
-        hole = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.375 * size_w) * (0.75 * size_w) ** 2
+        halves = np.repeat([0.65 * size_w, 0.375 * size_w, 0.22 * size_w], 9)
+        boxes = _box_mean_v(edge_sum, np.tile(pw[:, 0], 3), np.tile(pw[:, 1], 3), halves).reshape(3, 9)
+        outer = boxes[0] * (1.3 * size_w) ** 2
+        hole = boxes[1] * (0.75 * size_w) ** 2
         ring = (outer - hole) / max(1e-6, (1.3 * size_w) ** 2 - (0.75 * size_w) ** 2)
-        outline = ring - _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.22 * size_w)
+        outline = ring - boxes[2]
         # (np.percentile(outline, 75) of the nine cells is exactly the seventh smallest: its overhead shows)
         outline = outline / max(float(np.partition(outline, 6)[6]), 1e-6)
     palette_like = d_pal <= settings.cell_max_delta_e
@@ -1412,42 +1415,40 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     n = len(pts)
     h, w = frame_bgr.shape[:2]
-    x0 = np.floor(pts[:, 0] - rad).astype(int)
-    y0 = np.floor(pts[:, 1] - rad).astype(int)
-    x1 = np.ceil(pts[:, 0] + rad).astype(int) + 1
-    y1 = np.ceil(pts[:, 1] + rad).astype(int) + 1
-    inside_frame = (x0 >= 0) & (y0 >= 0) & (x1 <= w) & (y1 <= h)
-    if n == 0 or not inside_frame.all():  # a box clipped by the frame's edge: one at a time
+    lo = np.floor(pts - rad).astype(int)  # (n, 2): each box's x0, y0...
+    hi = np.ceil(pts + rad).astype(int) + 1  # ...and x1, y1 (one past)
+    if n == 0 or not ((lo >= 0).all() and (hi <= (w, h)).all()):  # a box clipped by the frame's edge: one at a time
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
-    size_x, size_y = int((x1 - x0).max()), int((y1 - y0).max())
-    ox, oy = np.arange(size_x), np.arange(size_y)
-    xs = x0[:, None] + ox[None, :]  # (n, sx)
-    ys = y0[:, None] + oy[None, :]  # (n, sy)
-    valid = (xs < x1[:, None])[:, None, :] & (ys < y1[:, None])[:, :, None]  # (n, sy, sx): inside each box
-    dx = xs - pts[:, 0:1]
-    dy = ys - pts[:, 1:2]
-    disk = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad) & valid
-    if not disk.reshape(n, -1).any(1).all():
-        return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
-    if ((x0 + size_x <= w) & (y0 + size_y <= h)).all():  # every box of the largest size fits: plain slices
-        patch = np.stack(
-            [frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0.tolist(), x0.tolist(), strict=True)]
-        )
-    else:
-        patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
-    pix = patch.reshape(n, -1, 3)
-    m = disk.reshape(n, -1)
+    size_x, size_y = (hi - lo).max(0).tolist()
+    # each box's pixels from its x0, y0 on (a pixel past x1 or y1 lies more than rad from the centre: never in
+    # the disk); dx, dy: their offsets from the centre
+    dx = (lo[:, 0:1] + np.arange(size_x)) - pts[:, 0:1]  # (n, sx)
+    dy = (lo[:, 1:2] + np.arange(size_y)) - pts[:, 1:2]  # (n, sy)
+    m = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad).reshape(n, -1)
     count = m.sum(1)
-    lum = pix @ np.array([0.0722, 0.7152, 0.2126])
+    if not count.all():
+        return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
+    x0, y0 = lo[:, 0].tolist(), lo[:, 1].tolist()
+    if ((lo + (size_x, size_y)) <= (w, h)).all():  # every box of the largest size fits: plain slices
+        patch = np.stack([frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0, x0, strict=True)])
+    else:
+        ys = np.minimum(lo[:, 1:2] + np.arange(size_y), h - 1)
+        xs = np.minimum(lo[:, 0:1] + np.arange(size_x), w - 1)
+        patch = frame_bgr[ys[:, :, None], xs[:, None, :]]  # (n, sy, sx, 3)
+    pix = patch.reshape(n, -1, 3)
+    lum = pix @ _LUMA_BGR
     lum_m = np.where(m, lum, np.inf)
     # (the order statistics by partition at the few ranks asked for, not a full sort: the same values)
     kq = count // 4
-    q = np.partition(lum_m, np.unique(kq), axis=1)[np.arange(n), kq]
+    q = np.partition(lum_m, kq.tolist(), axis=1)[np.arange(n), kq]
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
     vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
-    med = np.partition(vals, np.unique(k), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
+    med = np.partition(vals, k.tolist(), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
+
+
+_LUMA_BGR = np.array([0.0722, 0.7152, 0.2126])
 
 
 # ---------------------------------------------------------------- stage 4: classify
