@@ -527,36 +527,31 @@ def lattice_hypotheses(
     ok &= np.abs((ang + 45.0) % 90.0 - 45.0) <= settings.max_turn
     # each candidate pairs with its nearest few neighbours only
     masked = np.where(ok, dist, np.inf)
-    pair_s, pair_a, pair_b = [], [], []
-    no_pairs = set()
-    for i, n in enumerate(counts):
-        k = min(settings.pair_neighbours, n - 1)
-        m = np.ascontiguousarray(masked[i, :n, :n])
-        nearest = np.argpartition(m, k - 1, axis=1)[:, :k] if k >= 1 else np.zeros((n, 0), int)
-        keep = np.zeros((n, n), bool)
-        np.put_along_axis(keep, nearest, True, axis=1)
-        ai, bi = np.nonzero(keep & ok[i, :n, :n])
-        if len(ai) == 0:
-            no_pairs.add(i)
-        pair_s.append(np.full(len(ai), i))
-        pair_a.append(ai)
-        pair_b.append(bi)
-    hs, ai, bi = np.concatenate(pair_s), np.concatenate(pair_a), np.concatenate(pair_b)
+    # (every size at once: a candidate's pairs are its ``pair_neighbours`` nearest partners it may pair with;
+    # the partners it may not, and the padding, are infinitely far and dropped by ``ok``)
+    k = min(settings.pair_neighbours, N - 1)
+    keep = np.zeros((S, N, N), bool)
+    if k >= 1:
+        np.put_along_axis(keep, np.argpartition(masked, k - 1, axis=2)[:, :, :k], True, axis=2)
+    hs, ai, bi = np.nonzero(keep & ok)
+    no_pairs = set(range(S)) - set(np.unique(hs).tolist())
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
     U = diff[hs, ai, bi]  # (H, 2)
     Vexp = np.stack([-U[:, 1], U[:, 0]], 1)
     tgt = P[hs, ai] + Vexp  # (H, 2)
-    Ph = P[hs]  # (H, N, 2): each hypothesis's size's candidates
-    dc = np.hypot(tgt[:, None, 0] - Ph[:, :, 0], tgt[:, None, 1] - Ph[:, :, 1])  # (H, N)
+    # the candidate nearest the target (by squared distance: hypot's cost shows on (H, N)), then its distance
+    dxy = tgt[:, None, :] - P[hs]  # (H, N, 2)
+    ci = (dxy[..., 0] * dxy[..., 0] + dxy[..., 1] * dxy[..., 1]).argmin(1)
+    at = np.arange(len(ai))
     lenu = np.hypot(U[:, 0], U[:, 1])
-    ci = dc.argmin(1)
-    good = dc[np.arange(len(ai)), ci] <= 0.35 * lenu
-    hs, ai, ci, U, Ph = hs[good], ai[good], ci[good], U[good], Ph[good]
+    good = np.hypot(dxy[at, ci, 0], dxy[at, ci, 1]) <= 0.35 * lenu
+    hs, ai, ci, U = hs[good], ai[good], ci[good], U[good]
     V = P[hs, ci] - P[hs, ai]
     B = np.stack([U, V], axis=2)  # (H, 2, 2) columns u, v
     det = B[:, 0, 0] * B[:, 1, 1] - B[:, 0, 1] * B[:, 1, 0]
     valid_det = np.abs(det) > 1e-6
-    B, hs, ai, det, Ph = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det], Ph[valid_det]
+    B, hs, ai, det = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det]
+    Ph = P[hs]  # (H, N, 2): each hypothesis's size's candidates
     H = len(ai)
     inv = np.empty_like(B)
     inv[:, 0, 0] = B[:, 1, 1] / det
