@@ -379,7 +379,8 @@ def find_cubes(
     g_half = cv2.resize(g, (max(1, g.shape[1] // 2), max(1, g.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
-    d_thr = max(4.0, _median(d[::4, ::4]))
+    sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
+    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
     d_sum = cv2.integral(d)
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
@@ -404,11 +405,11 @@ def find_cubes(
         resp = cv2.addWeighted(s_out, 1.0 / a_ring, s_in, -(1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
-        peaks = cv2.bitwise_and(
-            cv2.compare(resp, thr, cv2.CMP_GT),
-            cv2.compare(resp, cv2.dilate(resp, np.ones((k, k), np.uint8)), cv2.CMP_GE),
-        )
-        xs, ys = _nonzero_points(peaks)
+        # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
+        xs, ys = _nonzero_points(cv2.compare(resp, thr, cv2.CMP_GT))
+        if len(xs):
+            peak = resp[ys, xs] >= cv2.dilate(resp, np.ones((k, k), np.uint8))[ys, xs]
+            xs, ys = xs[peak], ys[peak]
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
