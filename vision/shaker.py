@@ -341,7 +341,7 @@ def table_difference(
     tiny = cv2.resize(lab, (max(1, ww // s), max(1, wh // s)), interpolation=cv2.INTER_AREA)
     k = _odd(settings.background_window * max(tiny.shape[:2]))
     k = min(k, 255)
-    bg_tiny = np.dstack([cv2.medianBlur(np.ascontiguousarray(tiny[:, :, c]), k) for c in range(3)])
+    bg_tiny = cv2.medianBlur(tiny, k)  # (channel by channel, as three single-channel medians)
     bg = cv2.resize(bg_tiny, (ww, wh), interpolation=cv2.INTER_LINEAR)
     diff = cv2.absdiff(lab, bg)
     dl, da, db = cv2.split(diff)
