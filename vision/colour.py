@@ -61,7 +61,10 @@ def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
     """Linear RGB (..., 3) to CIELAB (..., 3), D65."""
     lin = np.maximum(np.asarray(lin, dtype=np.float64), 0.0)  # (np.clip's overhead shows on short arrays)
     xyz = lin @ _M_RGB2XYZ.T / _WHITE
-    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
+    f = np.cbrt(xyz)
+    low = xyz <= 216 / 24389  # (the linear segment: rare, so computed only where needed)
+    if low.any():
+        f[low] = (24389 / 27 * xyz[low] + 16) / 116
     out = np.empty(f.shape)  # (written channel by channel: np.stack's overhead shows on short arrays)
     out[..., 0] = 116 * f[..., 1] - 16
     out[..., 1] = 500 * (f[..., 0] - f[..., 1])
@@ -215,6 +218,7 @@ def default_palette() -> Palette:
 
 
 _TINTS = tuple(np.exp(np.array(t)) for t in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)))
+_TINTS_ARRAY = np.array(_TINTS)
 
 
 def _median(values: np.ndarray) -> float:
@@ -263,13 +267,13 @@ def fit_gains(
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
     # that brings the observations' median brightness to the palette's, and a little above and below.
     lum_ref = palette.ref_luminance
-    starts = []
+    exposures = []
     for g_tint in _TINTS:
         lum_obs = _median((obs * g_tint) @ _M_RGB2XYZ[1])
         median_exposure = lum_ref / max(lum_obs, 1e-6)
-        for exposure in (1.0, median_exposure, 0.6, 1.6):
-            starts.append(g_tint * exposure)
-    g0 = np.array(starts)  # (S, 3): every start iterated at once
+        exposures.append((1.0, median_exposure, 0.6, 1.6))
+    # (S, 3): every start (each tint at each exposure) iterated at once
+    g0 = (_TINTS_ARRAY[:, None, :] * np.array(exposures)[:, :, None]).reshape(-1, 3)
     g = g0.copy()
     obs_sq = (obs**2).sum(0)
     lam = prior_weight * float(obs_sq.mean())
@@ -290,7 +294,9 @@ def fit_gains(
         if done:
             break
     lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])
-    d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)
+    sq = lab[:, :, None, :] - ref_lab[None, None, :, :]
+    sq *= sq
+    d2 = sq[..., 0] + sq[..., 1] + sq[..., 2]  # (the same sums as .sum(-1) of three, without its overhead)
     # the error, plus a small cost for strong colour casts and exposure changes (the plainer explanation)
     log_g = np.log(g)
     cast = log_g - log_g.mean(1, keepdims=True)
