@@ -283,13 +283,13 @@ def fit_gains(
     ref_t2, ref_sq = -2.0 * ref_lab.T, (ref_lab**2).sum(1)
     for _ in range(iterations):
         lab = _lab_positive((obs[None, :, :] * g[:, None, :]).reshape(-1, 3))  # (S * n, 3)
-        # each corrected cube's nearest reference: |lab - ref|^2 = |lab|^2 - 2 lab . ref + |ref|^2
-        d2 = lab @ ref_t2 + ref_sq + (lab * lab).sum(1)[:, None]  # (S * n, R)
-        target = ref_lin[d2.argmin(1)].reshape(S, n, 3)
+        # each corrected cube's nearest reference: |lab - ref|^2 = |lab|^2 - 2 lab . ref + |ref|^2, less the
+        # row's own |lab|^2 (the same for every reference)
+        target = ref_lin[(lab @ ref_t2 + ref_sq).argmin(1)].reshape(S, n, 3)
         # least squares per channel in linear RGB, pulled gently towards the starting light
         g_new = (np.einsum("nc,snc->sc", obs, target) + prior) / denominator
         g_new = np.minimum(np.maximum(g_new, lo), hi)
-        done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * np.abs(g)).all())  # np.allclose(rtol=1e-3), cheaper
+        done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * g).all())  # np.allclose(rtol=1e-3), cheaper (g > 0)
         g = g_new
         if done:
             break
