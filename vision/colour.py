@@ -78,8 +78,11 @@ def lab_to_linear_rgb(lab: np.ndarray) -> np.ndarray:
     f[..., 1] = (lab[..., 0] + 16) / 116
     f[..., 0] = f[..., 1] + lab[..., 1] / 500
     f[..., 2] = f[..., 1] - lab[..., 2] / 200
-    xyz = np.where(f**3 > 216 / 24389, f**3, (116 * f - 16) / (24389 / 27)) * _WHITE
-    return xyz @ _M_XYZ2RGB.T
+    f3 = f**3
+    low = f3 <= 216 / 24389  # (the linear segment: computed only where needed)
+    if low.any():
+        f3[low] = (116 * f[low] - 16) / (24389 / 27)
+    return (f3 * _WHITE) @ _M_XYZ2RGB.T
 
 
 def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
@@ -118,6 +121,7 @@ class Palette:
             a.setflags(write=False)
         object.__setattr__(self, "_ref_lab", ref_lab)
         object.__setattr__(self, "_ref_index", ref_index)
+        object.__setattr__(self, "_ref_starts", np.flatnonzero(np.diff(ref_index, prepend=-1)))
         object.__setattr__(self, "_ref_lin", ref_lin)
         object.__setattr__(self, "_ref_luminance", _median(ref_lin @ _M_RGB2XYZ[1]))
 
@@ -299,8 +303,9 @@ def fit_gains(
     d2 = sq[..., 0] + sq[..., 1] + sq[..., 2]  # (the same sums as .sum(-1) of three, without its overhead)
     # the error, plus a small cost for strong colour casts and exposure changes (the plainer explanation)
     log_g = np.log(g)
-    cast = log_g - log_g.mean(1, keepdims=True)
-    err = np.sqrt(d2.min(-1)).sum(1) + 4.0 * np.abs(cast).sum(1) + exposure_weight * np.abs(log_g.mean(1))
+    log_mean = log_g.mean(1)
+    cast = log_g - log_mean[:, None]
+    err = np.sqrt(d2.min(-1)).sum(1) + 4.0 * np.abs(cast).sum(1) + exposure_weight * np.abs(log_mean)
     k = int(np.argmin(err))
     best = (float(err[k]), g[k], lab[k])
     assert best is not None
@@ -318,8 +323,8 @@ class ColourMatch:
 def _per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """CIE76 distance from each Lab row (n, 3) to each palette colour's nearest reference: (n, colours)."""
     d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
-    idx = palette.ref_index
-    return np.stack([d[:, idx == k].min(1) for k in range(len(palette.names))], axis=1)
+    # (a colour's references are consecutive columns: one reduceat takes every colour's minimum)
+    return np.minimum.reduceat(d, palette._ref_starts, axis=1)  # type: ignore[attr-defined]
 
 
 def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
