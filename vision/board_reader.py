@@ -109,6 +109,11 @@ class ReaderSettings:
     relit_doubt: float = 0.3  # confidence lost by a reading the border's light alone read otherwise
     colour_doubt: float = 0.5  # ... and by one whose mean colour is further than the runner-up's ...
     colour_doubt_gap: float = 0.5  # ... by this much (feature distance): it won on its picture alone
+    # ... and by one whose picture matches less than weak_correlation while the cell is washed towards white
+    # (glare_min) for a tile whose picture matches it better, by this gap and at least glare_min_correlation:
+    # a tile washed out by glare that its colour read as another (a black factory gone road-gray)
+    glare_doubt: float = 0.3
+    glare_doubt_gap: float = 0.05
     max_refine_move: float = 0.35  # an ECC refinement moving a cell-area corner further (cells) ran away
     glare_min: float = 0.15  # a cell this washed towards white for a reading is compared again unwashed (1: off)
     glare_max: float = 0.8
@@ -1000,6 +1005,17 @@ def _patch_feature(patch_bgr: np.ndarray, energy: float) -> np.ndarray:
     return np.concatenate([lab.mean(axis=0), lab.std(axis=0), q.reshape(9), extra])
 
 
+def glare_alpha(means: np.ndarray, looks: CellLooks, settings: ReaderSettings = SETTINGS) -> dict[str, np.ndarray]:
+    """Per reading, how far each cell's mean colour (36 x 3, light undone) is washed towards white from
+    that reading's look: the common part of its excess in every channel (0: not lighter in all three)."""
+    hypotheses: dict[str, np.ndarray] = {t: np.broadcast_to(v, means.shape) for t, v in looks.tile_means.items()}
+    hypotheses[EMPTY] = looks.empty_means
+    return {
+        letter: np.clip(((means - expected) / np.maximum(255.0 - expected, 1.0)).min(axis=1), 0.0, settings.glare_max)
+        for letter, expected in hypotheses.items()
+    }
+
+
 def glare_distances(
     corrected_bgr: np.ndarray,
     energy: np.ndarray,
@@ -1500,7 +1516,8 @@ def classify_cells(
             for i in np.flatnonzero(agree):
                 dist[i][EMPTY] -= settings.print_agree_weight * float(agree[i])
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
-    confidence = _doubt(confidence, letters, border_light_letters, dist, ncc, structured, settings, gates)
+    washed = glare_alpha(cell_means(corrected, c, m), looks, settings) if settings.glare_doubt > 0 else None
+    confidence = _doubt(confidence, letters, border_light_letters, dist, ncc, structured, settings, gates, washed)
     return letters, confidence
 
 
@@ -1513,13 +1530,16 @@ def _doubt(
     structured: np.ndarray,
     settings: ReaderSettings,
     colour_gate: list[dict[str, float]] | None = None,
+    washed: dict[str, np.ndarray] | None = None,
 ) -> list[float]:
     """Confidence lowered where the margin between the two best readings hides a doubt.
 
     A reading that the border's light alone (before the light was fitted on the cells) read otherwise
     rests on the fitted light: ``relit_doubt`` less. A reading whose mean colour is further than the
     runner-up's by ``colour_doubt_gap`` won on its picture against its colour (a park of unseen art on
-    green read as empty, a washed-out tile): ``colour_doubt`` less. Readings are unchanged.
+    green read as empty, a washed-out tile): ``colour_doubt`` less. With ``washed`` (of :func:`glare_alpha`),
+    a reading of a weak picture in a cell washed towards white from a tile whose picture matches better
+    may be that tile under glare, read by its washed colour: ``glare_doubt`` less. Readings are unchanged.
     """
     out = list(confidence)
     for i, total in enumerate(_totals(dist, ncc, structured, settings, colour_gate)):
@@ -1528,6 +1548,15 @@ def _doubt(
             out[i] -= settings.relit_doubt
         if dist[i][ranked[0]] > dist[i][ranked[1]] + settings.colour_doubt_gap:
             out[i] -= settings.colour_doubt
+        own = ncc[i][letters[i]]
+        if washed is not None and own < settings.weak_correlation:
+            better = max(own + settings.glare_doubt_gap, settings.glare_min_correlation)
+            if any(
+                ncc[i][t] >= better and washed[t][i] >= settings.glare_min
+                for t in washed
+                if t not in (EMPTY, letters[i])
+            ):
+                out[i] -= settings.glare_doubt
         out[i] = max(out[i], 0.0)
     return out
 

@@ -1,0 +1,63 @@
+"""Board reader misreads besides parks: washed-out tiles under glare, unclear boards (issue 4).
+
+Never reads ``../shared``: every print, calibration pair and photo is generated from a seed here.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from functools import cache
+
+import numpy as np
+
+from vision import board_reader as br
+from vision.board_reader import BoardCalibration, calibrate_board
+from vision.board_scene import random_scene, render_calibration_pair
+
+W, H = 800, 600
+
+
+@cache
+def calibration(seed: int, side: str) -> BoardCalibration:
+    rng = random.Random(seed)
+    scene = random_scene(rng, side=side)
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=W, height=H)
+    return calibrate_board(empty_bgr, known_bgr, known["grid"], known["side"])
+
+
+def test_a_cell_washed_towards_white_is_measured_against_each_look() -> None:
+    cal = calibration(11, "inland")
+    looks, c, m = cal.looks, cal.cell_px, cal.margin
+    board_bgr = cal.known_bgr.copy()
+    letters = "".join(cal.known_grid)
+    i = letters.index("F")
+    ys, xs = br._cell_slice(i // 6, i % 6, c, m)
+    board_bgr[ys, xs] = (0.45 * board_bgr[ys, xs] + 0.55 * 255).astype(np.uint8)  # a lamp's reflection
+    washed = br.glare_alpha(br.cell_means(board_bgr, c, m), looks)
+    assert washed["F"][i] >= br.SETTINGS.glare_min
+    assert all(washed[t][j] < br.SETTINGS.glare_min for j, t in enumerate(letters) if t != "." and j != i)
+
+
+def _doubt_of_a_road_read_in_a_washed_cell(settings: br.ReaderSettings, **cell: float) -> float:
+    """The confidence left to a cell read as a road on its colour, its road picture weak (dev photo 025:
+    a factory under glare, washed to a road's gray, its own picture still matching a little better)."""
+    ncc = {"R": cell.get("road_picture", 0.35), "F": cell.get("factory_picture", 0.41), "P": 0.12, ".": 0.14}
+    dist = {"R": 1.4, "F": 4.5, "P": 4.3, ".": 6.5}
+    washed = {t: np.array([cell.get("factory_washed", 0.3) if t == "F" else 0.0]) for t in ("R", "F", "P", ".")}
+    structured = np.array([0.5])
+    confidence = [0.7]
+    return br._doubt(confidence, ["R"], ["R"], [dist], [ncc], structured, settings, None, washed)[0]
+
+
+def test_a_tile_washed_out_by_glare_and_read_by_its_colour_is_asked_to_be_confirmed() -> None:
+    """A reading of a weak picture in a cell washed towards white from a tile whose picture matches better
+    loses ``glare_doubt``: dev photo 025's factory read as a road with confidence 0.70 is now flagged (fails
+    with ``glare_doubt`` 0). Not where the cell is not washed from the better picture's tile, nor where the
+    reading's own picture is clear, nor where the other picture is no better."""
+    s = br.SETTINGS
+    assert _doubt_of_a_road_read_in_a_washed_cell(s) < s.low_confidence
+    assert _doubt_of_a_road_read_in_a_washed_cell(replace(s, glare_doubt=0.0)) >= s.low_confidence
+    assert _doubt_of_a_road_read_in_a_washed_cell(s, factory_washed=0.0) >= s.low_confidence
+    assert _doubt_of_a_road_read_in_a_washed_cell(s, road_picture=0.6, factory_picture=0.7) >= s.low_confidence
+    assert _doubt_of_a_road_read_in_a_washed_cell(s, factory_picture=0.37) >= s.low_confidence
