@@ -117,11 +117,12 @@ class Palette:
         ref_lab = np.array([ref for refs in self.references for ref in refs], dtype=np.float64)
         ref_index = np.array([i for i, refs in enumerate(self.references) for _ in refs], dtype=np.int64)
         ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
-        for a in (ref_lab, ref_index, ref_lin):
+        ref_starts = np.flatnonzero(np.diff(ref_index, prepend=-1))
+        for a in (ref_lab, ref_index, ref_starts, ref_lin):
             a.setflags(write=False)
         object.__setattr__(self, "_ref_lab", ref_lab)
         object.__setattr__(self, "_ref_index", ref_index)
-        object.__setattr__(self, "_ref_starts", np.flatnonzero(np.diff(ref_index, prepend=-1)))
+        object.__setattr__(self, "_ref_starts", ref_starts)
         object.__setattr__(self, "_ref_lin", ref_lin)
         object.__setattr__(self, "_ref_luminance", _median(ref_lin @ _M_RGB2XYZ[1]))
 
@@ -133,6 +134,11 @@ class Palette:
     @property
     def ref_index(self) -> np.ndarray:
         return self._ref_index  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def ref_starts(self) -> np.ndarray:
+        """Each colour's first row in :attr:`ref_lab` (a colour's references are consecutive rows)."""
+        return self._ref_starts  # type: ignore[attr-defined,no-any-return]
 
     @property
     def ref_linear(self) -> np.ndarray:
@@ -324,7 +330,7 @@ def _per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """CIE76 distance from each Lab row (n, 3) to each palette colour's nearest reference: (n, colours)."""
     d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
     # (a colour's references are consecutive columns: one reduceat takes every colour's minimum)
-    return np.minimum.reduceat(d, palette._ref_starts, axis=1)  # type: ignore[attr-defined]
+    return np.minimum.reduceat(d, palette.ref_starts, axis=1)
 
 
 def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
