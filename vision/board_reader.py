@@ -79,6 +79,9 @@ class ReaderSettings:
     cut_off_margin: float = 0.2  # the cell area plus this many cells must lie inside the photo
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
     low_confidence: float = 0.5  # cells below this confidence are asked to be confirmed
+    # a reading with more than this fraction of its cells below low_confidence is refused as no board: a lattice
+    # on a board's fragment (the board cut off at the frame) or a look-alike (1: off)
+    max_unsure_fraction: float = 0.5
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
     correlation_weight: float = 11.0  # weight of correlation (above correlation_base) against the colour distance
     correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
@@ -1840,6 +1843,10 @@ def read_board(
     grid = ["".join(letters[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
     confidence = [[round(conf[r * SIZE + col], 3) for col in range(SIZE)] for r in range(SIZE)]
     low = [(r, col) for r in range(SIZE) for col in range(SIZE) if conf[r * SIZE + col] < settings.low_confidence]
+    if len(low) > settings.max_unsure_fraction * SIZE * SIZE:
+        return BoardReading(
+            False, reason="no board clear enough to read: most cells are unsure", border_match=found["score"]
+        )
     m = calibration.margin
     outline_board = _square(SIZE * c, m)  # NW, NE, SE, SW in board coordinates
     outline = _apply(np.linalg.inv(h_board), outline_board) / scale

@@ -12,8 +12,8 @@ from functools import cache
 import numpy as np
 
 from vision import board_reader as br
-from vision.board_reader import BoardCalibration, calibrate_board
-from vision.board_scene import random_scene, render_calibration_pair
+from vision.board_reader import BoardCalibration, calibrate_board, read_board
+from vision.board_scene import random_scene, render_board_photo, render_calibration_pair
 
 W, H = 800, 600
 
@@ -61,3 +61,23 @@ def test_a_tile_washed_out_by_glare_and_read_by_its_colour_is_asked_to_be_confir
     assert _doubt_of_a_road_read_in_a_washed_cell(s, factory_washed=0.0) >= s.low_confidence
     assert _doubt_of_a_road_read_in_a_washed_cell(s, road_picture=0.6, factory_picture=0.7) >= s.low_confidence
     assert _doubt_of_a_road_read_in_a_washed_cell(s, factory_picture=0.37) >= s.low_confidence
+
+
+def test_a_reading_with_most_cells_unsure_is_refused_as_no_board() -> None:
+    """Print 5222 (waterfront), photo 24 of its generated set: a table without the board, but a fragment
+    of a board print shows at the frame's corner; its border matched well enough (0.53) and 23 of the 36
+    cells it read were unsure. A reading with more than ``max_unsure_fraction`` of its cells unsure is
+    refused (fails with ``max_unsure_fraction`` 1)."""
+    seed, side, width, height = 5222, "waterfront", 1600, 1200
+    rng = random.Random(seed)
+    scene = random_scene(rng, side=side)
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=width, height=height)
+    cal = calibrate_board(empty_bgr, known_bgr, known["grid"], known["side"])
+    frame_bgr, truth = render_board_photo(
+        None, random.Random(seed * 1000 + 24), scene=scene, width=width, height=height, board=False
+    )
+    assert truth["grid"] is None
+    off = read_board(frame_bgr, cal, replace(br.SETTINGS, max_unsure_fraction=1.0))
+    assert off.found and len(off.low_confidence_cells) > 18
+    on = read_board(frame_bgr, cal)
+    assert not on.found and "unsure" in (on.reason or "")
