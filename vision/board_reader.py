@@ -76,6 +76,10 @@ class ReaderSettings:
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
+    # the rectified cells' own grid (every cell side a line, :func:`_lattice_strength`) below this fraction of
+    # the known layout's: the cell area is off the cells (a corner a cell or more away that the border still
+    # matched), its readings from the wrong places; refused (0: off)
+    min_grid_ratio: float = 0.56
     cut_off_margin: float = 0.2  # the cell area plus this many cells must lie inside the photo
     patch_inset: float = 0.16  # part of each cell side left out around the sampled patch
     low_confidence: float = 0.5  # cells below this confidence are asked to be confirmed
@@ -1839,6 +1843,14 @@ def read_board(
     board_gray = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY)
     if calibration.sharpness > 0 and _sharpness(board_gray) < settings.max_blur_ratio * calibration.sharpness:
         return BoardReading(False, reason="the board is too blurred to read")
+    if settings.min_grid_ratio > 0:
+        cells_area = _square(SIZE * c, calibration.margin)
+        if "lattice" not in calibration._templates:
+            known_gray = cv2.cvtColor(calibration.known_bgr, cv2.COLOR_BGR2GRAY)
+            calibration._templates["lattice"] = np.array(_lattice_strength(known_gray, cells_area))
+        own = _lattice_strength(board_gray, cells_area)
+        if own < settings.min_grid_ratio * float(calibration._templates["lattice"]):
+            return BoardReading(False, reason="the board's cells could not be lined up: take another photo")
     letters, conf = classify_cells(board_bgr, calibration, settings)
     grid = ["".join(letters[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
     confidence = [[round(conf[r * SIZE + col], 3) for col in range(SIZE)] for r in range(SIZE)]
