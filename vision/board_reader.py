@@ -135,6 +135,11 @@ class ReaderSettings:
     fine_weight: float = 8.0  # ... a cell is this much further from empty per unit of log ratio (0: off)
     fine_agree_from: float = 0.45  # ... less where its print's mottling shows (print_agreement) from this
     fine_agree_full: float = 0.65  # ... and not at all from this
+    # with fine_weight > 0, busy_weight's penalty counts only from this fine ratio (that of fine_ratio) up,
+    # in full from busy_fine_full (0: always): a plain print busier at the coarse scale alone is a neighbour's
+    # shadow or outline, or grid lines a little off, at its edges, not a picture
+    busy_fine_from: float = 1.2
+    busy_fine_full: float = 2.0
     # a cell still showing its own empty print's mottling (the print's texture, not a tile's flat face) is
     # empty: agreement (correlation of the smoothed, de-trended Lab centre with the empty look's) from
     # print_agreement up to this ...
@@ -1461,6 +1466,11 @@ def classify_cells(
         # structure such a cell shows on top is not a tile's picture
         span = settings.fine_agree_full - settings.fine_agree_from
         fine_penalty *= 1.0 - np.clip((agreement - settings.fine_agree_from) / span, 0.0, 1.0)
+        if settings.busy_fine_from > 0:
+            # a cell busier than its print at the coarse scale alone (a neighbour's shadow or outline at its
+            # edge, the halo of grid lines a little off) is no busier for it
+            span = settings.busy_fine_full - settings.busy_fine_from
+            busy_penalty = busy_penalty * np.clip((fine - settings.busy_fine_from) / span, 0.0, 1.0)
         busy_penalty = busy_penalty + fine_penalty
         if settings.examples_keep_fine:
             kept = fine_penalty
