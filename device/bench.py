@@ -6,7 +6,8 @@ memory -> round tracker on mock pins -> listeners) for a while, playing the game
 
 - the camera's and the loop's frames per second (and the frames the loop skipped because the reader
   was still busy: it always takes the latest frame);
-- the reader's time per frame inside the loop;
+- the reader's time per frame inside the loop, and how many frames it read in full (the others showed
+  the same still view as the last one read, so they reuse its reading: see ``vision.shaker_live``);
 - the time from the frame that settled a reading to the page event (``latency_s`` of the event);
 - the time from the box being lifted (known from the simulated timeline) to the page event, which
   includes the reader's stability wait;
@@ -84,6 +85,7 @@ def bench(
     covered_s: float = 1.0,
     lifted_s: float = 2.5,
     seed: int = 1,
+    sensor_noise: float = 2.0,
     players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
 ) -> dict[str, Any]:
     """Run the live loop for ``seconds`` and measure it (see the module docstring)."""
@@ -110,6 +112,7 @@ def bench(
         covered_s=covered_s,
         lifted_s=lifted_s,
         contents=contents,
+        sensor_noise=sensor_noise,
     )
     reader = TimedReader(LiveShakerReader())
     news: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
@@ -162,6 +165,9 @@ def bench(
         "loop_fps": round(loop.frames_seen / elapsed, 1),
         "frames_skipped": max(0, camera_frames - loop.frames_seen),
         "reader_per_frame": _ms(reader.seconds),
+        "sensor_noise": sensor_noise,
+        "frames_read_in_full": reader.reader.reads,
+        "frames_reusing_a_reading": reader.reader.reuses,
         "frame_to_event": _ms([r["latency_s"] for r in patterns]),
         "lift_to_event": _ms([r["lift_to_event_s"] for r in results]),
         "shakes_shown": shakes_shown,
@@ -182,6 +188,8 @@ def render(figures: dict[str, Any]) -> str:
         "  reader          {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max per frame".format(
             **f["reader_per_frame"]
         ),
+        f"  still view      {f['frames_read_in_full']} frames read in full, {f['frames_reusing_a_reading']} reused "
+        f"the last reading (sensor noise {f['sensor_noise']} levels)",
         "  frame -> event  {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["frame_to_event"]),
         "  lift -> event   {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["lift_to_event"]),
         f"  shakes          {f['shakes_shown']} shown: {f['read_right']} read right, {f['read_wrong']} read wrong, "
@@ -198,6 +206,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--covered", type=float, default=1.0, help="seconds the box covers the table each shake")
     p.add_argument("--lifted", type=float, default=2.5, help="seconds each pattern stays on the table")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--noise", type=float, default=2.0, help="the camera's sensor noise in levels (default 2)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
 
 
@@ -214,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
             covered_s=args.covered,
             lifted_s=args.lifted,
             seed=args.seed,
+            sensor_noise=args.noise,
         )
     except ImportError as e:
         print(f"shakecity bench-device: {e}", file=sys.stderr)

@@ -465,6 +465,8 @@ class SimulatedCamera(GrabbingCamera):
     (a mapping or a callable returning one, e.g. the game's ``state.shaker()``) with ``rng``; every
     ``knocked_out_every``-th shake (0: never) leaves a cube knocked out of the grid. ``outages`` are
     (start, end) clock windows during which the camera is unplugged (for demos and tests).
+    ``sensor_noise``: the standard deviation, in levels, of fresh noise on every frame grabbed, as a real
+    sensor gives a still table (0: every grab of a scene is the same array).
     """
 
     kind = "simulated"
@@ -485,8 +487,12 @@ class SimulatedCamera(GrabbingCamera):
         knocked_out_every: int = 0,
         outages: Sequence[tuple[float, float]] = (),
         retry_s: float = 0.2,
+        sensor_noise: float = 0.0,
     ) -> None:
         super().__init__(clock=clock, fps=fps, retry_s=retry_s)
+        self.sensor_noise = sensor_noise
+        self._noise_rng = np.random.default_rng(seed)
+        self._noise: tuple[np.ndarray, np.ndarray] | None = None  # (added, taken away) levels, drawn once
         self.rng = rng if rng is not None else random.Random(seed)
         self.covered_s = covered_s
         self.lifted_s = lifted_s
@@ -570,7 +576,21 @@ class SimulatedCamera(GrabbingCamera):
         t = self._clock()
         if self._unplugged(t):
             raise CameraError("simulated camera unplugged")
-        return self.render(self.scene_at(t))
+        frame_bgr = self.render(self.scene_at(t))
+        if self.sensor_noise > 0:
+            frame_bgr = self.add_noise(frame_bgr)
+        return frame_bgr
+
+    def add_noise(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """The frame with sensor noise, taken at a random offset from a longer noise field drawn once (drawing
+        fresh noise costs more than a frame's time), so no two grabs share their noise."""
+        n, spare = frame_bgr.size, 1 << 16
+        if self._noise is None or self._noise[0].size != n + spare:
+            levels = np.rint(self._noise_rng.normal(0.0, self.sensor_noise, n + spare))
+            self._noise = (np.clip(levels, 0, 255).astype(np.uint8), np.clip(-levels, 0, 255).astype(np.uint8))
+        at = int(self._noise_rng.integers(spare))
+        added, taken = (field[at : at + n].reshape(frame_bgr.shape) for field in self._noise)
+        return cv2.subtract(cv2.add(frame_bgr, added), taken)
 
 
 def draw_box(frame_bgr: np.ndarray) -> np.ndarray:

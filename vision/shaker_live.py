@@ -30,9 +30,16 @@ Both events are frozen dataclasses. The rules:
   grid moving by more than ``moved_share`` of the grid's size), never from a view that was already
   there (the box down over stray cubes, a grid that was showing when the reader armed or started).
 - A frame that cannot be read (``None``, wrong shape) counts as covered.
+- A frame that has not changed since the last frame read in full (its small colour thumbnail, less any
+  overall brightness shift, nowhere more than ``still_level`` levels from that frame's, see
+  :func:`still_thumbnail`) gets that frame's reading again without reading it: the cubes lie still for
+  seconds, and reading costs far more than the look (a thumbnail, well under a millisecond). The
+  comparison is always with the frame read in full, so slow drift adds up to a new read, and a frame is
+  read in full at least every ``reread_seconds`` anyway. ``still_level=None`` reads every frame.
 - ``min_interval_seconds``: frames arriving sooner than this after the last one read are skipped
-  (reading costs about 20-25 ms of one x86 core, 3-4 times that on a Raspberry Pi 4: at 30 frames per
-  second there, read every third or fourth frame, e.g. ``min_interval_seconds=0.1``).
+  (a full read costs about 18-20 ms of one x86 core, 3-4 times that on a Raspberry Pi 4; a still view
+  costs under a millisecond, so a Pi keeps up with 30 frames per second while the cubes lie still, and
+  while they move it can read every other or third frame, e.g. ``min_interval_seconds=0.07``).
 
 ``shaker`` (colour -> cubes the shaker holds) makes impossible patterns refusals, with the rules
 engine's reason.
@@ -43,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .colour import Palette
@@ -73,6 +81,23 @@ class NoPattern:
 
 Event = PatternRead | NoPattern
 
+THUMBNAIL_SIZE = (64, 48)  # (width, height): a 1024 x 768 frame's 16 x 16 blocks, averaged
+
+
+def still_thumbnail(frame_bgr: np.ndarray) -> np.ndarray:
+    """The frame's colour thumbnail (area means, so sensor noise averages out), as float32."""
+    return cv2.resize(frame_bgr, THUMBNAIL_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def unchanged(thumb: np.ndarray, ref: np.ndarray, level: float) -> bool:
+    """True when no part of the view changed by more than ``level`` (per channel, after removing an overall
+    shift of at most ``level``: the camera's exposure settling), so the reading cannot have changed."""
+    if thumb.shape != ref.shape:
+        return False
+    diff = thumb - ref
+    shift = np.median(diff.reshape(-1, diff.shape[-1]), axis=0)
+    return bool(np.all(np.abs(shift) <= level) and np.abs(diff - shift).max() <= level)
+
 
 class LiveShakerReader:
     """Turns a stream of frames into one event per shake (see the module docstring)."""
@@ -91,6 +116,8 @@ class LiveShakerReader:
         gone_seconds: float = 0.5,
         moved_share: float = 0.3,
         min_interval_seconds: float = 0.0,
+        still_level: float | None = 6.0,
+        reread_seconds: float = 1.0,
         reader: Callable[[np.ndarray], ShakerReading] | None = None,
     ) -> None:
         self.palette = palette
@@ -104,7 +131,11 @@ class LiveShakerReader:
         self.gone_seconds = gone_seconds
         self.moved_share = moved_share
         self.min_interval_seconds = min_interval_seconds
+        self.still_level = still_level
+        self.reread_seconds = reread_seconds
         self._reader = reader
+        self._still: tuple[np.ndarray, float, ShakerReading] | None = None  # last full read: thumbnail, time
+        self.reads = self.reuses = 0  # frames read in full, frames given the last full read's reading
         self._last_read_at: float | None = None
         self.armed = True
         self._reported_pattern = False
@@ -127,6 +158,23 @@ class LiveShakerReader:
             return self._reader(frame_bgr)
         return read_shaker(frame_bgr, self.palette, self.rotation, settings=self.settings, shaker=self.shaker)
 
+    def _read_unless_still(self, frame_bgr: np.ndarray, t_seconds: float) -> ShakerReading:
+        """The frame's reading: the last full read's when the view has not changed since (see the module
+        docstring), else a full read."""
+        if self.still_level is None or frame_bgr.dtype != np.uint8 or min(frame_bgr.shape[:2]) < 8:
+            self.reads += 1
+            return self.read(frame_bgr)
+        thumb = still_thumbnail(frame_bgr)
+        if self._still is not None:
+            ref, read_at, reading = self._still
+            if 0 <= t_seconds - read_at < self.reread_seconds and unchanged(thumb, ref, self.still_level):
+                self.reuses += 1
+                return reading
+        self.reads += 1
+        reading = self.read(frame_bgr)
+        self._still = (thumb, t_seconds, reading)
+        return reading
+
     def feed(self, frame_bgr: np.ndarray | None, t_seconds: float) -> list[Event]:
         """Read one frame taken at ``t_seconds``; the events it settles (usually none)."""
         if self._last_read_at is not None and t_seconds - self._last_read_at < self.min_interval_seconds - 1e-6:
@@ -134,7 +182,9 @@ class LiveShakerReader:
         self._last_read_at = t_seconds
         reading: ShakerReading | None = None
         if isinstance(frame_bgr, np.ndarray) and frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3:
-            reading = self.read(frame_bgr)
+            reading = self._read_unless_still(frame_bgr, t_seconds)
+        else:
+            self._still = None
         self.last_reading = reading
         if reading is None or (not reading.valid and reading.grid_corners is None):
             key: object = "covered"

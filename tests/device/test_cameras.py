@@ -150,6 +150,20 @@ def test_simulated_camera_renders_the_scene_of_the_clock_and_survives_an_outage(
         assert np.array_equal(back.frame_bgr, camera.render(Scene(0, "lifted")))
 
 
+def test_simulated_sensor_noise_is_fresh_on_every_grab() -> None:
+    """Noise as a real sensor's on a still table: about the asked spread, different on each grab, none by
+    default."""
+    pytest.importorskip("vision.shaker_scene")
+    camera = SimulatedCamera(seed=2, width=320, height=240, sensor_noise=3.0)
+    clean = camera.render(Scene(0, "lifted"))
+    grabs = [camera.add_noise(clean).astype(np.int16) - clean for _ in range(3)]
+    for noise in grabs:
+        assert 2.5 < float(noise.std()) < 3.5
+        assert abs(float(noise.mean())) < 0.3
+    assert not np.array_equal(grabs[0], grabs[1]) and not np.array_equal(grabs[1], grabs[2])
+    assert SimulatedCamera(seed=2).sensor_noise == 0
+
+
 def video_file(path: Path, n: int = 6) -> Path:
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
     if not writer.isOpened():

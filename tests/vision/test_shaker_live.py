@@ -29,7 +29,8 @@ def scripted(states):
 
 
 def run(states, fps=30.0, **kw):
-    live = LiveShakerReader(reader=scripted(states), **kw)
+    # (the scripted readings change while FRAME does not: every frame is read, none given the last reading)
+    live = LiveShakerReader(reader=scripted(states), still_level=None, **kw)
     events = []
     for i in range(len(states)):
         events += live.feed(FRAME, i / fps)
@@ -117,7 +118,7 @@ def test_frames_too_soon_are_skipped():
         calls.append(frame)
         return ShakerReading(True, P1, None, grid_corners=CORNERS)
 
-    live = LiveShakerReader(reader=read, min_interval_seconds=0.1)
+    live = LiveShakerReader(reader=read, min_interval_seconds=0.1, still_level=None)
     events = []
     for i in range(60):  # two seconds at 30 frames per second
         events += live.feed(FRAME, i / 30)
@@ -201,7 +202,7 @@ def scripted_with_strays(states):
 
 
 def run_with_strays(states, fps=30.0):
-    live = LiveShakerReader(reader=scripted_with_strays(states))
+    live = LiveShakerReader(reader=scripted_with_strays(states), still_level=None)
     events = []
     for i in range(len(states)):
         events += live.feed(FRAME, i / fps)
@@ -247,3 +248,69 @@ def test_live_on_the_demo_cameras_timeline_reports_each_shake_once():
         assert len(events) == 1, (seed, events)
         kinds.append(type(events[0]))
     assert kinds.count(PatternRead) >= 5, kinds
+
+
+# ---------------------------------------------------------------- a still view is not read again
+
+
+def noisy(frame_bgr, rng, sigma=4.0):
+    """The frame as a camera gives it again: fresh sensor noise on every pixel."""
+    noise = rng.normal(0.0, sigma, frame_bgr.shape)
+    return np.clip(frame_bgr.astype(np.float64) + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_still_view_is_read_once_and_reported_right(shaker_plain_scene):
+    """Thirty frames of the same cubes, each with its own sensor noise: one full read, the rest reuse it,
+    and the event is the same as reading every frame."""
+    frame_bgr, truth = shaker_plain_scene
+    rng = np.random.default_rng(3)
+    frames = [noisy(frame_bgr, rng) for _ in range(30)]
+    events = {}
+    for level in (6.0, None):
+        live = LiveShakerReader(still_level=level)
+        events[level] = [e for i, f in enumerate(frames) for e in live.feed(f, i / 30)]
+        if level is not None:
+            assert (live.reads, live.reuses) == (1, 29)
+    assert events[6.0] == events[None]
+    assert [[list(r) for r in e.pattern] for e in events[6.0]] == [truth["pattern"]]
+
+
+def test_a_changed_view_is_read_again(shaker_plain_scene):
+    """A cube-sized patch changed, the light dimmed, or another shake: each is a full read."""
+    frame_bgr, _ = shaker_plain_scene
+    h, w = frame_bgr.shape[:2]
+    patch = frame_bgr.copy()
+    y, x = h // 2, w // 2
+    patch[y : y + 40, x : x + 40] = 255 - patch[y : y + 40, x : x + 40]
+    dimmer = (frame_bgr * 0.8).astype(np.uint8)
+    for changed in (patch, dimmer):
+        live = LiveShakerReader()
+        live.feed(frame_bgr, 0.0)
+        live.feed(changed, 0.1)
+        assert (live.reads, live.reuses) == (2, 0)
+    # a small overall shift (exposure settling) is not a change
+    live = LiveShakerReader()
+    live.feed(frame_bgr, 0.0)
+    live.feed(np.clip(frame_bgr.astype(np.int16) + 3, 0, 255).astype(np.uint8), 0.1)
+    assert (live.reads, live.reuses) == (1, 1)
+
+
+def test_a_still_view_is_read_again_after_reread_seconds(shaker_plain_scene):
+    frame_bgr, _ = shaker_plain_scene
+    live = LiveShakerReader(reread_seconds=1.0)
+    for i in range(31):  # 3 s at 10 frames per second
+        live.feed(frame_bgr, i / 10)
+    assert (live.reads, live.reuses) == (4, 27)
+
+
+def test_unchanged_compares_with_the_frame_read_in_full():
+    """A change is measured from the frame read in full, beyond an overall shift: a quarter of the view
+    brighter by 6 levels is still, by 7 it is not; a view of another size is not."""
+    from vision.shaker_live import unchanged
+
+    ref = np.full((48, 64, 3), 100.0, np.float32)
+    ramp = np.zeros_like(ref)
+    ramp[:, 48:] = 1.0  # a quarter of the view brightens (not an overall shift)
+    assert unchanged(ref + 6 * ramp, ref, 6.0)
+    assert not unchanged(ref + 7 * ramp, ref, 6.0)
+    assert not unchanged(ref[:24], ref, 6.0)
