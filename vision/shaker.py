@@ -159,17 +159,6 @@ class ShakerSettings:
     cell_table_margin: float = 3.0  # a cell this much nearer the table (in any shadow) than the palette is table
     override_gap_min: float = 10.0  # ...unless this far from each of the four gaps beside it (CIE76)...
     override_palette_max: float = 10.0  # ...and this near a palette colour
-    # a cell still not a cube after the lattice's last check whose own face stands bounded is a cube the table in
-    # shadow also explains (gray on a light table, black on a dark one; vision.shaker.bounded_faces): the region
-    # of its colour (within face_colour, L1 in 8-bit Lab, looked for face_window pitches around the cell) is about
-    # as wide as the grid's cubes' faces so measured (fill_size_ratio of their median), centred on the cell
-    # (face_max_offset, pitches), and the cell near a palette colour (override_palette_max). A shadow usually runs
-    # on past a cell; the table's other checks (table_cells, cloth_cells, strays) still have their say.
-    # None: off (the reader before: 8 more false refusals of 2,237 complete patterns on s3301-s3306, no fewer
-    # incomplete ones refused, no cube read otherwise).
-    face_colour: int | None = 12
-    face_window: float = 0.8
-    face_max_offset: float = 0.2
     shadow_levels: tuple[float, ...] = (0.2, 0.3, 0.42, 0.6, 0.8, 1.0)  # the table in shadow: its colour times these
     offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
     offset_colour: int = 24  # ...as the pixels this near its colour (L1 in 8-bit Lab)
@@ -834,7 +823,6 @@ def verify_cells(
     lab_sum: np.ndarray | None = None,
     edge_sum: np.ndarray | None = None,
     stand_out: bool = False,
-    faces: np.ndarray | None = None,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
@@ -894,10 +882,8 @@ def verify_cells(
     same_as_table = (d_tab < settings.table_same_delta_e) & (d_gap < settings.gap_same_delta_e)
     # a colour the table takes in some shadow, yet far from the table in each of the four gaps beside
     # it and near a palette colour: a cube (gray or white on a light table, black on a dark one)
-    own_face = faces & (d_pal <= settings.override_palette_max) if faces is not None else np.zeros(9, bool)
     stands_out = (d_gap >= settings.override_gap_min) & (d_pal <= settings.override_palette_max) & stand_out
-    stands_out = stands_out | own_face  # or its own face stands bounded (bounded_faces)
-    is_cube = palette_like & (~table_better | stands_out) & ~same_as_table & (have | distinct | apart | own_face)
+    is_cube = palette_like & (~table_better | stands_out) & ~same_as_table & (have | distinct | apart)
     tests: list[dict[str, Any]] = [
         {
             "row": i // 3,
@@ -1140,45 +1126,6 @@ def cube_offset(
         return 0.0, 0.0
     centre, extent = face
     return float(math.hypot(*(centre - np.asarray(cell_xy))) / pitch), extent
-
-
-def bounded_faces(
-    work_lab: np.ndarray,
-    grid: Grid,
-    cell_tests: Sequence[Mapping[str, Any]],
-    scale: float,
-    settings: ShakerSettings = DEFAULT_SETTINGS,
-) -> np.ndarray:
-    """For each of the nine cells (bool, (9,)): not taken for a cube, yet a face of its own colour stands
-    there, bounded (:func:`top_face` with ``face_colour`` and ``face_window``): about as wide as the grid's
-    cubes' faces so measured (``fill_size_ratio`` of their median) and centred on the cell
-    (``face_max_offset``). The table in a shadow usually runs on past the cell; a cube's face stops at its outline."""
-    out = np.zeros(9, bool)
-    if settings.face_colour is None:
-        return out
-    tight = replace(settings, offset_colour=settings.face_colour, offset_window=settings.face_window)
-    xy = {(int(t["row"]), int(t["col"])): np.asarray(t["xy"], dtype=np.float64) for t in cell_tests}
-    widths = []
-    for t in cell_tests:
-        if t["cube"]:
-            key = (int(t["row"]), int(t["col"]))
-            face = top_face(work_lab, grid.centre(*key), xy[key], grid.pitch, scale, tight)
-            if face is not None:
-                widths.append(face[1])
-    if len(widths) < 3:
-        return out
-    ref = _median(widths)
-    lo, hi = settings.fill_size_ratio
-    for t in cell_tests:
-        if t["cube"]:
-            continue
-        cell = grid.centre(t["row"], t["col"])
-        face = top_face(work_lab, cell, cell, grid.pitch, scale, tight)
-        if face is None:
-            continue
-        off = math.hypot(*(face[0] - cell)) / grid.pitch
-        out[t["row"] * 3 + t["col"]] = lo * ref <= face[1] <= hi * ref and off <= settings.face_max_offset
-    return out
 
 
 def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
@@ -1807,24 +1754,6 @@ def read_shaker(
             )
             if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
                 grid, cands, cell_tests = grid_o, cands_o, tests_o
-        if settings.face_colour is not None and not all(t["cube"] for t in cell_tests):
-            faces = bounded_faces(lab, grid, cell_tests, scale, settings)
-            if faces.any():
-                grid_f, cands_f, tests_f = verify_cells(
-                    frame_bgr,
-                    grid,
-                    cands,
-                    table_lab8,
-                    scale,
-                    palette,
-                    settings,
-                    lab_sum=lab_sum,
-                    edge_sum=g_sum,
-                    stand_out=True,
-                    faces=faces,
-                )
-                if sum(t["cube"] for t in tests_f) > sum(t["cube"] for t in cell_tests):
-                    grid, cands, cell_tests = grid_f, cands_f, tests_f
         return grid, cands, cell_tests, around, j
 
     settled = settle(best[1], best[2], best[4], best[3]) if best is not None else None

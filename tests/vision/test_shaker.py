@@ -378,34 +378,6 @@ def test_a_cell_apart_from_its_gaps_is_a_cube_though_the_table_in_shadow_explain
     assert results == {False: False, True: True}
 
 
-def test_a_cube_whose_own_face_stands_bounded_is_counted_though_the_table_in_shadow_explains_it():
-    """A generated complete pattern on a light table (seed 355): one gray cube's colour is the table's in a
-    shadow and its outline is too weak to be found, so the cell tests alone count 8 cubes (a false refusal).
-    Its own face, the region of its colour, stops at about the other cubes' faces' width, centred on its
-    cell (``bounded_faces``): a cube. With ``face_colour=None`` (the reader before) the pattern is refused."""
-    from vision.shaker import DEFAULT_SETTINGS
-
-    rng = random.Random(355)
-    frame_bgr, truth = render_shake(random_pattern(rng), rng)
-    assert truth["valid"] and truth["scene"]["table"] == "plain_light"
-    reading = read_shaker(frame_bgr)
-    assert reading.valid and reading.pattern == truth["pattern"], reading.reason
-    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, face_colour=None))
-    assert not before.valid and before.reason == "8 cubes in the grid"
-
-
-def test_an_empty_centre_cell_stays_refused_with_bounded_faces_on():
-    """A guard for the bounded-face rule: complete patterns but for the centre cube, on a dark, wooden,
-    printed and gingham table (where the empty cell can be the table in the cubes' shadow), are refused."""
-    for seed in range(12, 20):
-        rng = random.Random(seed)
-        pattern = random_pattern(rng)
-        pattern[1][1] = None
-        frame_bgr, truth = render_shake(pattern, rng)
-        assert not truth["valid"]
-        assert not read_shaker(frame_bgr).valid, seed
-
-
 def test_the_best_lattice_is_settled_before_another_replaces_it():
     """A generated gingham scene whose best lattice holds 6 cubes until its window is moved and refitted
     (then 9, read right): an 8-cube lattice on the checks must not replace it before that (it misread
