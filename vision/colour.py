@@ -47,31 +47,42 @@ def linear_to_srgb(lin: np.ndarray) -> np.ndarray:
     return np.where(lin <= 0.0031308, lin * 12.92, 1.055 * lin ** (1 / 2.4) - 0.055)
 
 
+_LAB8_SCALE = np.array([100 / 255, 1.0, 1.0])
+_LAB8_OFFSET = np.array([0.0, 128.0, 128.0])
+
+
 def lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
     """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128; any dtype) to CIELAB (float64)."""
-    lab8 = np.asarray(lab8, dtype=np.float64)
-    return np.stack([lab8[..., 0] * (100 / 255), lab8[..., 1] - 128, lab8[..., 2] - 128], axis=-1)
+    # (one broadcast pass, not three and a stack: x * 1 - 128 and x * (100 / 255) - 0 are the same numbers)
+    return np.asarray(lab8, dtype=np.float64) * _LAB8_SCALE - _LAB8_OFFSET
 
 
 def linear_rgb_to_lab(lin: np.ndarray) -> np.ndarray:
     """Linear RGB (..., 3) to CIELAB (..., 3), D65."""
     lin = np.maximum(np.asarray(lin, dtype=np.float64), 0.0)  # (np.clip's overhead shows on short arrays)
     xyz = lin @ _M_RGB2XYZ.T / _WHITE
-    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
-    L = 116 * f[..., 1] - 16
-    a = 500 * (f[..., 0] - f[..., 1])
-    b = 200 * (f[..., 1] - f[..., 2])
-    return np.stack([L, a, b], axis=-1)
+    f = np.cbrt(xyz)
+    low = xyz <= 216 / 24389  # (the linear segment: rare, so computed only where needed)
+    if low.any():
+        f[low] = (24389 / 27 * xyz[low] + 16) / 116
+    out = np.empty(f.shape)  # (written channel by channel: np.stack's overhead shows on short arrays)
+    out[..., 0] = 116 * f[..., 1] - 16
+    out[..., 1] = 500 * (f[..., 0] - f[..., 1])
+    out[..., 2] = 200 * (f[..., 1] - f[..., 2])
+    return out
 
 
 def lab_to_linear_rgb(lab: np.ndarray) -> np.ndarray:
     lab = np.asarray(lab, dtype=np.float64)
-    fy = (lab[..., 0] + 16) / 116
-    fx = fy + lab[..., 1] / 500
-    fz = fy - lab[..., 2] / 200
-    f = np.stack([fx, fy, fz], axis=-1)
-    xyz = np.where(f**3 > 216 / 24389, f**3, (116 * f - 16) / (24389 / 27)) * _WHITE
-    return xyz @ _M_XYZ2RGB.T
+    f = np.empty(lab.shape)
+    f[..., 1] = (lab[..., 0] + 16) / 116
+    f[..., 0] = f[..., 1] + lab[..., 1] / 500
+    f[..., 2] = f[..., 1] - lab[..., 2] / 200
+    f3 = f**3
+    low = f3 <= 216 / 24389  # (the linear segment: computed only where needed)
+    if low.any():
+        f3[low] = (116 * f[low] - 16) / (24389 / 27)
+    return (f3 * _WHITE) @ _M_XYZ2RGB.T
 
 
 def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
@@ -106,10 +117,12 @@ class Palette:
         ref_lab = np.array([ref for refs in self.references for ref in refs], dtype=np.float64)
         ref_index = np.array([i for i, refs in enumerate(self.references) for _ in refs], dtype=np.int64)
         ref_lin = np.clip(lab_to_linear_rgb(ref_lab), 1e-4, None)
-        for a in (ref_lab, ref_index, ref_lin):
+        ref_starts = np.flatnonzero(np.diff(ref_index, prepend=-1))
+        for a in (ref_lab, ref_index, ref_starts, ref_lin):
             a.setflags(write=False)
         object.__setattr__(self, "_ref_lab", ref_lab)
         object.__setattr__(self, "_ref_index", ref_index)
+        object.__setattr__(self, "_ref_starts", ref_starts)
         object.__setattr__(self, "_ref_lin", ref_lin)
         object.__setattr__(self, "_ref_luminance", _median(ref_lin @ _M_RGB2XYZ[1]))
 
@@ -121,6 +134,11 @@ class Palette:
     @property
     def ref_index(self) -> np.ndarray:
         return self._ref_index  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def ref_starts(self) -> np.ndarray:
+        """Each colour's first row in :attr:`ref_lab` (a colour's references are consecutive rows)."""
+        return self._ref_starts  # type: ignore[attr-defined,no-any-return]
 
     @property
     def ref_linear(self) -> np.ndarray:
@@ -210,6 +228,7 @@ def default_palette() -> Palette:
 
 
 _TINTS = tuple(np.exp(np.array(t)) for t in ((0.0, 0.0, 0.0), (-0.35, 0.0, 0.35), (0.3, 0.0, -0.3)))
+_TINTS_ARRAY = np.array(_TINTS)
 
 
 def _median(values: np.ndarray) -> float:
@@ -217,6 +236,22 @@ def _median(values: np.ndarray) -> float:
     a = np.sort(np.asarray(values, dtype=np.float64).ravel())
     mid = a.size // 2
     return float(a[mid]) if a.size % 2 else float(0.5 * (a[mid - 1] + a[mid]))
+
+
+# linear_rgb_to_lab in two products: XYZ over the white point, then CIELAB from f(X), f(Y), f(Z)
+_M_RGB2XYZ_W = (_M_RGB2XYZ / _WHITE[:, None]).T
+_F_TO_LAB = np.array([[0.0, 500.0, 0.0], [116.0, -500.0, 200.0], [0.0, 0.0, -200.0]])
+_LAB_OFFSET = np.array([-16.0, 0.0, 0.0])
+
+
+def _lab_positive(lin: np.ndarray) -> np.ndarray:
+    """:func:`linear_rgb_to_lab` of positive linear RGB rows (m, 3), with fewer array passes (fit_gains' loop)."""
+    xyz = lin @ _M_RGB2XYZ_W
+    f = np.cbrt(xyz)
+    low = xyz <= 216 / 24389
+    if low.any():
+        f = np.where(low, (24389 / 27 * xyz + 16) / 116, f)
+    return f @ _F_TO_LAB + _LAB_OFFSET
 
 
 def fit_gains(
@@ -236,41 +271,47 @@ def fit_gains(
     small cost for colour casts and exposure changes (the camera's exposure is usually about right).
     Returns (gains, lab) where ``lab`` holds the corrected observations.
     """
-    obs = np.clip(np.asarray(observed_lin, dtype=np.float64), 1e-4, None)
+    obs = np.maximum(np.asarray(observed_lin, dtype=np.float64), 1e-4)
     ref_lab = palette.ref_lab
     ref_lin = palette.ref_linear
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure
     # that brings the observations' median brightness to the palette's, and a little above and below.
     lum_ref = palette.ref_luminance
-    starts = []
+    exposures = []
     for g_tint in _TINTS:
         lum_obs = _median((obs * g_tint) @ _M_RGB2XYZ[1])
         median_exposure = lum_ref / max(lum_obs, 1e-6)
-        for exposure in (1.0, median_exposure, 0.6, 1.6):
-            starts.append(g_tint * exposure)
-    g0 = np.array(starts)  # (S, 3): every start iterated at once
+        exposures.append((1.0, median_exposure, 0.6, 1.6))
+    # (S, 3): every start (each tint at each exposure) iterated at once
+    g0 = (_TINTS_ARRAY[:, None, :] * np.array(exposures)[:, :, None]).reshape(-1, 3)
     g = g0.copy()
     obs_sq = (obs**2).sum(0)
     lam = prior_weight * float(obs_sq.mean())
     lo, hi = g0 * np.exp(-max_log_gain), g0 * np.exp(max_log_gain)
     prior, denominator = lam * g0, obs_sq[None] + lam
+    S, n = len(g0), len(obs)
+    ref_t2, ref_sq = -2.0 * ref_lab.T, (ref_lab**2).sum(1)
     for _ in range(iterations):
-        lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])  # (S, n, 3)
-        d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)  # (S, n, R)
-        target = ref_lin[d2.argmin(-1)]  # (S, n, 3)
+        lab = _lab_positive((obs[None, :, :] * g[:, None, :]).reshape(-1, 3))  # (S * n, 3)
+        # each corrected cube's nearest reference: |lab - ref|^2 = |lab|^2 - 2 lab . ref + |ref|^2, less the
+        # row's own |lab|^2 (the same for every reference)
+        target = ref_lin[(lab @ ref_t2 + ref_sq).argmin(1)].reshape(S, n, 3)
         # least squares per channel in linear RGB, pulled gently towards the starting light
-        g_new = ((obs[None] * target).sum(1) + prior) / denominator
+        g_new = (np.einsum("nc,snc->sc", obs, target) + prior) / denominator
         g_new = np.minimum(np.maximum(g_new, lo), hi)
-        done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * np.abs(g)).all())  # np.allclose(rtol=1e-3), cheaper
+        done = bool((np.abs(g_new - g) <= 1e-8 + 1e-3 * g).all())  # np.allclose(rtol=1e-3), cheaper (g > 0)
         g = g_new
         if done:
             break
     lab = linear_rgb_to_lab(obs[None, :, :] * g[:, None, :])
-    d2 = ((lab[:, :, None, :] - ref_lab[None, None, :, :]) ** 2).sum(-1)
+    sq = lab[:, :, None, :] - ref_lab[None, None, :, :]
+    sq *= sq
+    d2 = sq[..., 0] + sq[..., 1] + sq[..., 2]  # (the same sums as .sum(-1) of three, without its overhead)
     # the error, plus a small cost for strong colour casts and exposure changes (the plainer explanation)
     log_g = np.log(g)
-    cast = log_g - log_g.mean(1, keepdims=True)
-    err = np.sqrt(d2.min(-1)).sum(1) + 4.0 * np.abs(cast).sum(1) + exposure_weight * np.abs(log_g.mean(1))
+    log_mean = log_g.mean(1)
+    cast = log_g - log_mean[:, None]
+    err = np.sqrt(d2.min(-1)).sum(1) + 4.0 * np.abs(cast).sum(1) + exposure_weight * np.abs(log_mean)
     k = int(np.argmin(err))
     best = (float(err[k]), g[k], lab[k])
     assert best is not None
@@ -288,8 +329,8 @@ class ColourMatch:
 def _per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """CIE76 distance from each Lab row (n, 3) to each palette colour's nearest reference: (n, colours)."""
     d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
-    idx = palette.ref_index
-    return np.stack([d[:, idx == k].min(1) for k in range(len(palette.names))], axis=1)
+    # (a colour's references are consecutive columns: one reduceat takes every colour's minimum)
+    return np.minimum.reduceat(d, palette.ref_starts, axis=1)
 
 
 def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:

@@ -347,7 +347,7 @@ def table_difference(
     tiny = cv2.resize(lab, (max(1, ww // s), max(1, wh // s)), interpolation=cv2.INTER_AREA)
     k = _odd(settings.background_window * max(tiny.shape[:2]))
     k = min(k, 255)
-    bg_tiny = np.dstack([cv2.medianBlur(np.ascontiguousarray(tiny[:, :, c]), k) for c in range(3)])
+    bg_tiny = cv2.medianBlur(tiny, k)  # (channel by channel, as three single-channel medians)
     bg = cv2.resize(bg_tiny, (ww, wh), interpolation=cv2.INTER_LINEAR)
     diff = cv2.absdiff(lab, bg)
     dl, da, db = cv2.split(diff)
@@ -385,7 +385,8 @@ def find_cubes(
     g_half = cv2.resize(g, (max(1, g.shape[1] // 2), max(1, g.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
-    d_thr = max(4.0, _median(d[::4, ::4]))
+    sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
+    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
     d_sum = cv2.integral(d)
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
@@ -410,11 +411,11 @@ def find_cubes(
         resp = cv2.addWeighted(s_out, 1.0 / a_ring, s_in, -(1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
-        peaks = cv2.bitwise_and(
-            cv2.compare(resp, thr, cv2.CMP_GT),
-            cv2.compare(resp, cv2.dilate(resp, np.ones((k, k), np.uint8)), cv2.CMP_GE),
-        )
-        xs, ys = _nonzero_points(peaks)
+        # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
+        xs, ys = _nonzero_points(cv2.compare(resp, thr, cv2.CMP_GT))
+        if len(xs):
+            peak = resp[ys, xs] >= cv2.dilate(resp, np.ones((k, k), np.uint8))[ys, xs]
+            xs, ys = xs[peak], ys[peak]
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -455,6 +456,7 @@ def fit_grid(cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS) -> 
     return fit_grids(cands, settings, 1)[0]
 
 
+_LAB8_OFFSET = np.array([0.0, 128.0, 128.0])  # OpenCV's 8-bit Lab: a and b offset by 128
 _BOX_END = np.array([[0], [1], [0], [1]])  # a box's far edges lie one past its last pixel
 _NO_CANDIDATES = (np.zeros((0, 2)), np.zeros(0), np.zeros(0), 1.0)
 _CELL_CR = np.array([(c, r) for r in range(3) for c in range(3)], dtype=np.float64)  # (col, row) of the nine cells
@@ -532,36 +534,31 @@ def lattice_hypotheses(
     ok &= np.abs((ang + 45.0) % 90.0 - 45.0) <= settings.max_turn
     # each candidate pairs with its nearest few neighbours only
     masked = np.where(ok, dist, np.inf)
-    pair_s, pair_a, pair_b = [], [], []
-    no_pairs = set()
-    for i, n in enumerate(counts):
-        k = min(settings.pair_neighbours, n - 1)
-        m = np.ascontiguousarray(masked[i, :n, :n])
-        nearest = np.argpartition(m, k - 1, axis=1)[:, :k] if k >= 1 else np.zeros((n, 0), int)
-        keep = np.zeros((n, n), bool)
-        np.put_along_axis(keep, nearest, True, axis=1)
-        ai, bi = np.nonzero(keep & ok[i, :n, :n])
-        if len(ai) == 0:
-            no_pairs.add(i)
-        pair_s.append(np.full(len(ai), i))
-        pair_a.append(ai)
-        pair_b.append(bi)
-    hs, ai, bi = np.concatenate(pair_s), np.concatenate(pair_a), np.concatenate(pair_b)
+    # (every size at once: a candidate's pairs are its ``pair_neighbours`` nearest partners it may pair with;
+    # the partners it may not, and the padding, are infinitely far and dropped by ``ok``)
+    k = min(settings.pair_neighbours, N - 1)
+    keep = np.zeros((S, N, N), bool)
+    if k >= 1:
+        np.put_along_axis(keep, np.argpartition(masked, k - 1, axis=2)[:, :, :k], True, axis=2)
+    hs, ai, bi = np.nonzero(keep & ok)
+    no_pairs = set(range(S)) - set(np.unique(hs).tolist())
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
     U = diff[hs, ai, bi]  # (H, 2)
     Vexp = np.stack([-U[:, 1], U[:, 0]], 1)
     tgt = P[hs, ai] + Vexp  # (H, 2)
-    Ph = P[hs]  # (H, N, 2): each hypothesis's size's candidates
-    dc = np.hypot(tgt[:, None, 0] - Ph[:, :, 0], tgt[:, None, 1] - Ph[:, :, 1])  # (H, N)
+    # the candidate nearest the target (by squared distance: hypot's cost shows on (H, N)), then its distance
+    dxy = tgt[:, None, :] - P[hs]  # (H, N, 2)
+    ci = (dxy[..., 0] * dxy[..., 0] + dxy[..., 1] * dxy[..., 1]).argmin(1)
+    at = np.arange(len(ai))
     lenu = np.hypot(U[:, 0], U[:, 1])
-    ci = dc.argmin(1)
-    good = dc[np.arange(len(ai)), ci] <= 0.35 * lenu
-    hs, ai, ci, U, Ph = hs[good], ai[good], ci[good], U[good], Ph[good]
+    good = np.hypot(dxy[at, ci, 0], dxy[at, ci, 1]) <= 0.35 * lenu
+    hs, ai, ci, U = hs[good], ai[good], ci[good], U[good]
     V = P[hs, ci] - P[hs, ai]
     B = np.stack([U, V], axis=2)  # (H, 2, 2) columns u, v
     det = B[:, 0, 0] * B[:, 1, 1] - B[:, 0, 1] * B[:, 1, 0]
     valid_det = np.abs(det) > 1e-6
-    B, hs, ai, det, Ph = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det], Ph[valid_det]
+    B, hs, ai, det = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det]
+    Ph = P[hs]  # (H, N, 2): each hypothesis's size's candidates
     H = len(ai)
     inv = np.empty_like(B)
     inv[:, 0, 0] = B[:, 1, 1] / det
@@ -810,11 +807,11 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     """The table model's colours (linear RGB, (n, 3)) under frame points (n, 2)."""
     f = scale * settings.background_shrink
     h, w = table_lab8.shape[:2]
-    xs = np.clip(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0, w - 1).astype(int)
-    ys = np.clip(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0, h - 1).astype(int)
-    lab8 = table_lab8[ys, xs].astype(np.float64)
-    lab = np.column_stack([lab8[:, 0] * 100 / 255, lab8[:, 1] - 128, lab8[:, 2] - 128])
-    return np.clip(lab_to_linear_rgb(lab), 1e-4, None)
+    xs = np.minimum(np.maximum(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0), w - 1).astype(int)
+    ys = np.minimum(np.maximum(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0), h - 1).astype(int)
+    lab = table_lab8[ys, xs] - _LAB8_OFFSET
+    lab[:, 0] = table_lab8[ys, xs, 0] * 100.0 / 255
+    return np.maximum(lab_to_linear_rgb(lab), 1e-4)
 
 
 def verify_cells(
@@ -864,19 +861,22 @@ def verify_cells(
         steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
         gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
         pw = grid.pitch / scale
-        cell_w = (points + 0.5) / scale - 0.5
-        gap_w = (gaps + 0.5) / scale - 0.5
-        cell_lab = lab8_to_lab(_box_mean_v(lab_sum, cell_w[:, 0], cell_w[:, 1], settings.sample_radius * pw))
-        gap_lab = lab8_to_lab(_box_mean_v(lab_sum, gap_w[:, 0], gap_w[:, 1], settings.gap_sample_radius * pw))
+        # the cells' and the gaps' box means in one take (the same numbers as one call each)
+        at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
+        halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
+        cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
+        cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
         d_gap = np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
         pw = (points + 0.5) / scale - 0.5
-        outer = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.65 * size_w) * (1.3 * size_w) ** 2
-        hole = _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.375 * size_w) * (0.75 * size_w) ** 2
+        halves = np.repeat([0.65 * size_w, 0.375 * size_w, 0.22 * size_w], 9)
+        boxes = _box_mean_v(edge_sum, np.tile(pw[:, 0], 3), np.tile(pw[:, 1], 3), halves).reshape(3, 9)
+        outer = boxes[0] * (1.3 * size_w) ** 2
+        hole = boxes[1] * (0.75 * size_w) ** 2
         ring = (outer - hole) / max(1e-6, (1.3 * size_w) ** 2 - (0.75 * size_w) ** 2)
-        outline = ring - _box_mean_v(edge_sum, pw[:, 0], pw[:, 1], 0.22 * size_w)
+        outline = ring - boxes[2]
         # (np.percentile(outline, 75) of the nine cells is exactly the seventh smallest: its overhead shows)
         outline = outline / max(float(np.partition(outline, 6)[6]), 1e-6)
     palette_like = d_pal <= settings.cell_max_delta_e
@@ -1026,7 +1026,7 @@ def best_window(
     if lab_sum is not None:  # box means of the working Lab copy: cheap, and enough to choose a window
         pw_pts = (pts_a + 0.5) / scale - 0.5
         box = _box_mean_v(lab_sum, pw_pts[:, 0], pw_pts[:, 1], settings.sample_radius * grid.pitch / scale)
-        tops = np.clip(lab_to_linear_rgb(lab8_to_lab(box)), 1e-4, None)
+        tops = np.maximum(lab_to_linear_rgb(lab8_to_lab(box)), 1e-4)
     else:
         tops = np.array(
             [
@@ -1069,6 +1069,9 @@ def best_window(
     return shifted, arounds[(dr, dc)]
 
 
+_ONES_3 = np.ones((1, 3), np.float32)
+
+
 def top_face(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
@@ -1087,7 +1090,7 @@ def top_face(
     y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
-    win = work_lab[y0:y1, x0:x1].astype(np.int16)
+    win = work_lab[y0:y1, x0:x1]
     sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
     sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
     sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
@@ -1101,8 +1104,10 @@ def top_face(
         ref = srt[n_spot // 2]
     else:
         ref = ((srt[n_spot // 2 - 1].astype(np.float64) + srt[n_spot // 2]) / 2).astype(np.int16)
-    dist = np.abs(win - ref.astype(np.int16)).sum(-1)
-    mask = (dist <= settings.offset_colour).astype(np.uint8)
+    # the L1 distance to it in OpenCV passes (|x - ref| of 8-bit values is exact; the sum of three is too)
+    diff = cv2.absdiff(win, tuple(float(v) for v in ref) + (0.0,))
+    dist = cv2.transform(diff, _ONES_3)
+    mask = cv2.compare(dist, float(settings.offset_colour), cv2.CMP_LE)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     lab_id = labels[sy_i, sx_i]
     if lab_id == 0:
@@ -1160,11 +1165,11 @@ def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: floa
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     # the four edges of every box at once, clamped to the image (np.minimum / np.maximum: np.clip's overhead
     # dominates on these short arrays), and the four corners read in one take
-    edges = np.rint(np.stack([xs - half, xs + half, ys - half, ys + half])).astype(int) + _BOX_END
+    edges = np.rint(np.array([xs - half, xs + half, ys - half, ys + half])).astype(int) + _BOX_END
     x0, x1, y0, y1 = np.minimum(np.maximum(edges, 0), np.array([[w], [w], [h], [h]]))
     area = (x1 - x0) * (y1 - y0)
     stride = w + 1
-    corners = np.stack([y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0])
+    corners = np.array([y1 * stride + x1, y0 * stride + x1, y1 * stride + x0, y0 * stride + x0])
     c = integral.reshape(len(integral) * stride, -1).take(corners, axis=0)
     if integral.ndim == 2:
         c = c[..., 0]
@@ -1412,42 +1417,40 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     n = len(pts)
     h, w = frame_bgr.shape[:2]
-    x0 = np.floor(pts[:, 0] - rad).astype(int)
-    y0 = np.floor(pts[:, 1] - rad).astype(int)
-    x1 = np.ceil(pts[:, 0] + rad).astype(int) + 1
-    y1 = np.ceil(pts[:, 1] + rad).astype(int) + 1
-    inside_frame = (x0 >= 0) & (y0 >= 0) & (x1 <= w) & (y1 <= h)
-    if n == 0 or not inside_frame.all():  # a box clipped by the frame's edge: one at a time
+    lo = np.floor(pts - rad).astype(int)  # (n, 2): each box's x0, y0...
+    hi = np.ceil(pts + rad).astype(int) + 1  # ...and x1, y1 (one past)
+    if n == 0 or not ((lo >= 0).all() and (hi <= (w, h)).all()):  # a box clipped by the frame's edge: one at a time
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
-    size_x, size_y = int((x1 - x0).max()), int((y1 - y0).max())
-    ox, oy = np.arange(size_x), np.arange(size_y)
-    xs = x0[:, None] + ox[None, :]  # (n, sx)
-    ys = y0[:, None] + oy[None, :]  # (n, sy)
-    valid = (xs < x1[:, None])[:, None, :] & (ys < y1[:, None])[:, :, None]  # (n, sy, sx): inside each box
-    dx = xs - pts[:, 0:1]
-    dy = ys - pts[:, 1:2]
-    disk = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad) & valid
-    if not disk.reshape(n, -1).any(1).all():
-        return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
-    if ((x0 + size_x <= w) & (y0 + size_y <= h)).all():  # every box of the largest size fits: plain slices
-        patch = np.stack(
-            [frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0.tolist(), x0.tolist(), strict=True)]
-        )
-    else:
-        patch = frame_bgr[np.minimum(ys, h - 1)[:, :, None], np.minimum(xs, w - 1)[:, None, :]]  # (n, sy, sx, 3)
-    pix = patch.reshape(n, -1, 3)
-    m = disk.reshape(n, -1)
+    size_x, size_y = (hi - lo).max(0).tolist()
+    # each box's pixels from its x0, y0 on (a pixel past x1 or y1 lies more than rad from the centre: never in
+    # the disk); dx, dy: their offsets from the centre
+    dx = (lo[:, 0:1] + np.arange(size_x)) - pts[:, 0:1]  # (n, sx)
+    dy = (lo[:, 1:2] + np.arange(size_y)) - pts[:, 1:2]  # (n, sy)
+    m = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= rad * rad).reshape(n, -1)
     count = m.sum(1)
-    lum = pix @ np.array([0.0722, 0.7152, 0.2126])
+    if not count.all():
+        return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
+    x0, y0 = lo[:, 0].tolist(), lo[:, 1].tolist()
+    if ((lo + (size_x, size_y)) <= (w, h)).all():  # every box of the largest size fits: plain slices
+        patch = np.stack([frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0, x0, strict=True)])
+    else:
+        ys = np.minimum(lo[:, 1:2] + np.arange(size_y), h - 1)
+        xs = np.minimum(lo[:, 0:1] + np.arange(size_x), w - 1)
+        patch = frame_bgr[ys[:, :, None], xs[:, None, :]]  # (n, sy, sx, 3)
+    pix = patch.reshape(n, -1, 3)
+    lum = pix @ _LUMA_BGR
     lum_m = np.where(m, lum, np.inf)
     # (the order statistics by partition at the few ranks asked for, not a full sort: the same values)
     kq = count // 4
-    q = np.partition(lum_m, np.unique(kq), axis=1)[np.arange(n), kq]
+    q = np.partition(lum_m, kq.tolist(), axis=1)[np.arange(n), kq]
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
     vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
-    med = np.partition(vals, np.unique(k), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
+    med = np.partition(vals, k.tolist(), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
+
+
+_LUMA_BGR = np.array([0.0722, 0.7152, 0.2126])
 
 
 # ---------------------------------------------------------------- stage 4: classify

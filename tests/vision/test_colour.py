@@ -1,0 +1,22 @@
+"""The colour model's fast paths give the plain functions' answers."""
+
+import numpy as np
+
+from vision.colour import _lab_positive, default_palette, fit_gains, lab_to_linear_rgb, linear_rgb_to_lab
+
+
+def test_lab_positive_matches_linear_rgb_to_lab() -> None:
+    rng = np.random.default_rng(7)
+    lin = np.concatenate([rng.uniform(1e-4, 1.2, (500, 3)), rng.uniform(1e-4, 0.01, (100, 3))])
+    assert np.allclose(_lab_positive(lin), linear_rgb_to_lab(lin), atol=1e-9)
+
+
+def test_fit_gains_undoes_a_cast() -> None:
+    palette = default_palette()
+    truth = np.clip(lab_to_linear_rgb(palette.ref_lab), 1e-4, None)
+    gains, lab = fit_gains(truth, palette)
+    assert np.allclose(gains, 1.0) and np.abs(lab - palette.ref_lab).max() < 1e-6
+    cast = np.array([1.3, 1.0, 0.8])
+    gains, lab = fit_gains(truth * cast, palette)
+    assert np.allclose(gains * cast, 1.0, atol=0.06)
+    assert np.abs(lab - palette.ref_lab).max() < 3.0
