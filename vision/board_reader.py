@@ -72,7 +72,8 @@ class ReaderSettings:
     climb_cell_px: int = 10  # ... and a found but unsure area's corners moved to match the border best, at this size
     climb_steps: tuple[float, ...] = (0.4, 0.2, 0.1)  # corner steps (cells), coarse to fine (empty: off)
     climb_rounds: int = 6  # most steps of each size
-    climb_from: float = 0.3  # ... also from a match this far below min_border_match (then up to sure_border_match)
+    climb_from: float = 0.3  # ... also from a match this far below min_border_match (then up to climb_to)
+    climb_to: float = 0.55  # a climb from below min_border_match must reach this match (a table climbs a little)
     min_lattice_strength: float = 1.5  # grid-line evidence needed to accept the empty calibration board
     min_north_margin: float = 0.08  # best quarter turn must beat the next by this much
     max_blur_ratio: float = 0.25  # sharpness below this fraction of the calibration's: too blurred
@@ -1778,7 +1779,7 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
         # climbs a little on a table without a board
         cells = climb_border(detect_gray, best["cells"] * f, best["k"], calibration, settings)
         k, score, margin = orient_board(detect_gray, cells, calibration, settings)
-        enough = best["score"] >= settings.min_border_match or score >= settings.sure_border_match
+        enough = best["score"] >= settings.min_border_match or score >= settings.climb_to
         if score > best["score"] and enough:
             best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
     return best
