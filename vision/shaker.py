@@ -70,7 +70,13 @@ from .colour import (
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
-from .shaker_checks import cloth_cells, knocked_beside_weak_cells, off_the_lattice, table_cells
+from .shaker_checks import (
+    cloth_cells,
+    knocked_beside_weak_cells,
+    off_the_lattice,
+    table_cells,
+    toned_open_cells,
+)
 
 SETTINGS_VERSION = 1
 
@@ -222,6 +228,10 @@ class ShakerSettings:
     knocked_reach: tuple[float, float] = (0.8, 1.7)
     knocked_clear: float = 1.0
     knocked_weak_table: float = 40.0  # ...and the weak cell's colour this near the table in some shadow (CIE76)
+    # one cube cell with no outline (ring below toned_ring) whose colour toned_share of the table's points around
+    # the grid match (cloth_delta_e) is a checked cloth's square: an empty cell (vision.shaker_checks.toned_open_cells)
+    toned_ring: float = 0.0
+    toned_share: float = 0.1
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1850,6 +1860,11 @@ def read_shaker(
         cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
     ):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
+    toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
+    if toned:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in toned
+        reason = f"{9 - len(toned)} cubes in the grid"  # a cloth's check with no outline through an empty cell
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

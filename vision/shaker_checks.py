@@ -227,3 +227,29 @@ def knocked_beside_weak_cells(
             if tone_shares(work_lab8, scale, grid, p, settings)[0] < settings.cloth_share:
                 found.append((float(p[0]), float(p[1])))
     return found
+
+
+def toned_open_cells(
+    cell_tests: Sequence[dict[str, Any]],
+    grid: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """The cube cells (row, col) with no outline at all (``ring`` below ``toned_ring``: more edges inside the
+    cell than around it) whose colour is one of the table's own tones around the grid, shared by at least
+    ``toned_share`` of its points (:func:`tone_shares`): one check of a checked cloth showing through an empty
+    cell (a white check read as a white cube). :func:`cloth_cells` needs three such cells at a lower share;
+    one is enough when it has no outline and the tone is this common. Each such cell's share is recorded in
+    its test as ``tone``."""
+    open_cells = [t for t in cell_tests if t.get("cube") and float(t.get("ring", np.inf)) < settings.toned_ring]
+    if not open_cells:
+        return []
+    points = np.array([grid.centre(t["row"], t["col"]) for t in open_cells])
+    shares = tone_shares(work_lab8, scale, grid, points, settings)
+    out = []
+    for t, share in zip(open_cells, shares, strict=True):
+        t["tone"] = round(float(share), 3)
+        if share >= settings.toned_share:
+            out.append((int(t["row"]), int(t["col"])))
+    return out

@@ -1,0 +1,67 @@
+"""Refusal recall of the shaker reader: incomplete patterns that slipped past the other checks are refused."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
+from vision.shaker_checks import toned_open_cells
+from vision.shaker_scene import render_scene_set
+
+
+@pytest.fixture(scope="module")
+def white_check_in_an_empty_cell() -> tuple[np.ndarray, dict]:
+    """Fresh set s8104's frame 84 (85 renders, some seconds): one cell empty on a gingham cloth; its white check
+    shows through with no outline (ring < 0) and is read as a white cube, eight cubes around it."""
+    return render_scene_set(random.Random(8104), 85)[84]
+
+
+def test_one_cloth_check_with_no_outline_is_an_empty_cell(white_check_in_an_empty_cell):
+    frame_bgr, truth = white_check_in_an_empty_cell
+    assert not truth["valid"] and truth["scene"]["table"] == "gingham"
+    assert sum(c is None for row in truth["cells"] for c in row) == 1
+    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, toned_share=2.0))
+    assert without.valid  # the check is what refuses it
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
+    empty = [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if not t["cube"]]
+    assert len(empty) == 1 and truth["cells"][empty[0][0]][empty[0][1]] is None
+    (cell,) = [t for t in reading.debug["cell_tests"] if not t["cube"]]
+    assert cell["ring"] < DEFAULT_SETTINGS.toned_ring and cell["tone"] >= DEFAULT_SETTINGS.toned_share
+
+
+def _striped_table(grid: Grid) -> np.ndarray:
+    """8-bit Lab (the working copy's) of a table in two tones, light and dark stripes a pitch wide, cubes of
+    other colours on the grid's cells; the cell (1, 1) shows the light stripe's colour."""
+    lab8 = np.zeros((240, 240, 3), dtype=np.uint8)
+    light, dark, cube = (220, 128, 134), (60, 120, 110), (120, 190, 170)
+    lab8[:] = dark
+    for x0 in range(0, 240, 60):
+        lab8[:, x0 : x0 + 30] = light
+    for r in range(3):
+        for c in range(3):
+            x, y = (int(v) for v in grid.centre(r, c))
+            lab8[y - 10 : y + 11, x - 10 : x + 11] = light if (r, c) == (1, 1) else cube
+    return lab8
+
+
+def test_a_cell_in_the_tables_tone_with_no_outline_is_named_and_only_that_one():
+    grid = Grid(np.array([90.0, 90.0]), np.array([30.0, 0.0]), np.array([0.0, 30.0]), ((0, 0, 0),) * 3, 9, 0)
+    lab8 = _striped_table(grid)
+
+    def tests(ring_11: float) -> list[dict]:
+        return [
+            {"row": r, "col": c, "cube": True, "ring": ring_11 if (r, c) == (1, 1) else -0.2}
+            for r in range(3)
+            for c in range(3)
+        ]
+
+    assert toned_open_cells(tests(-0.1), grid, lab8, 1.0, DEFAULT_SETTINGS) == [(1, 1)]
+    # its outline found (ring above toned_ring): a white cube on the cloth, not the cloth
+    assert toned_open_cells(tests(0.1), grid, lab8, 1.0, DEFAULT_SETTINGS) == []
+    # a share of the table's tones below toned_share: not the table's
+    assert toned_open_cells(tests(-0.1), grid, lab8, 1.0, replace(DEFAULT_SETTINGS, toned_share=0.9)) == []
