@@ -72,8 +72,10 @@ from .colour import (
 from .errors import CalibrationError, VisionError
 from .shaker_checks import (
     cloth_cells,
+    knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     off_the_lattice,
+    shadow_fit_cells,
     table_cells,
     toned_open_cells,
 )
@@ -232,6 +234,13 @@ class ShakerSettings:
     # the grid match (cloth_delta_e) is a checked cloth's square: an empty cell (vision.shaker_checks.toned_open_cells)
     toned_ring: float = 0.0
     toned_share: float = 0.1
+    # a cube knocked out beside a cell with a weak outline (ring below knocked_toned_ring) in the table's own tones
+    # (cloth_share) is out of line (vision.shaker_checks.knocked_beside_toned_cells); knocked_weak_ring: off
+    knocked_toned_ring: float = 0.25
+    # shadow_fit_cells cube cells each within shadow_fit_delta_e (CIE76) of the table darkened by some factor
+    # (table_fit_shades) are the cubes' cast shadows (vision.shaker_checks.shadow_fit_cells), as on_shadows says
+    shadow_fit_cells: int = 3
+    shadow_fit_delta_e: float = 1.2
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1865,6 +1874,12 @@ def read_shaker(
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in toned
         reason = f"{9 - len(toned)} cubes in the grid"  # a cloth's check with no outline through an empty cell
+    if reason is None and knocked_beside_toned_cells(
+        cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
+    ):
+        reason = "a cube is out of line (beside a cell of the table's own colour)"
+    if reason is None and shadow_fit_cells(cell_tests, settings):
+        reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

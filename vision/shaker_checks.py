@@ -253,3 +253,56 @@ def toned_open_cells(
         if share >= settings.toned_share:
             out.append((int(t["row"]), int(t["col"])))
     return out
+
+
+def knocked_beside_toned_cells(
+    cell_tests: Sequence[Mapping[str, Any]],
+    grid: Any,
+    pool: Sequence[Any],
+    frame_bgr: np.ndarray,
+    gains: np.ndarray,
+    palette_lab: np.ndarray,
+    sample_fn: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[float, float]]:
+    """:func:`knocked_beside_weak_cells` beside a cell whose outline is weak but not absent (``ring`` below
+    ``knocked_toned_ring``) when its colour is one of the table's own tones around the grid (:func:`tone_shares`
+    at least ``cloth_share``): a checked cloth's white check in the knocked cube's cell, its outline the
+    check's own edges. Cubes knocked out beside such cells were accepted on fresh gingham sets (s8101 0401:
+    ring 0.07; s8104 0260: ring 0.2); real cubes so weak and of the table's tones are few (a white cube on a
+    light table, ring 0.12 in 1788 accepted frames), and a cube knocked out beside one is needed too."""
+    weak = [
+        t
+        for t in cell_tests
+        if t.get("cube")
+        and settings.knocked_weak_ring <= float(t["ring"]) < settings.knocked_toned_ring
+        and float(t["d_table"]) < settings.knocked_weak_table
+    ]
+    if not weak:
+        return []
+    shares = tone_shares(work_lab8, scale, grid, np.array([grid.centre(t["row"], t["col"]) for t in weak]), settings)
+    toned = {(int(t["row"]), int(t["col"])) for t, s in zip(weak, shares, strict=True) if s >= settings.cloth_share}
+    if not toned:
+        return []
+    # the toned cells as the weak cells of knocked_beside_weak_cells (no outline), every other cell outlined
+    view = [dict(t, ring=-np.inf if (int(t["row"]), int(t["col"])) in toned else np.inf) for t in cell_tests]
+    return knocked_beside_weak_cells(
+        view, grid, pool, frame_bgr, gains, palette_lab, sample_fn, work_lab8, scale, settings
+    )
+
+
+def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) whose colour the table under them darkened by some factor explains within
+    ``shadow_fit_delta_e`` (the continuous fit :func:`table_cells` records as ``d_shadow``, CIE76), when there
+    are ``shadow_fit_cells`` or more: the lattice a row over on the cubes' cast shadows, as
+    :func:`vision.shaker.on_shadows` says from the cell test's few shadow levels, which can miss the fit by a
+    few tenths (s8102 0097: a row of three shadows at 0.5-0.7 here, 0.8-1.2 there). On the fresh sets
+    s8101-s8105 no accepted complete pattern had three cells within 2.0."""
+    near = [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube") and float(t.get("d_shadow", np.inf)) < settings.shadow_fit_delta_e
+    ]
+    return near if len(near) >= settings.shadow_fit_cells else []

@@ -65,3 +65,28 @@ def test_a_cell_in_the_tables_tone_with_no_outline_is_named_and_only_that_one():
     assert toned_open_cells(tests(0.1), grid, lab8, 1.0, DEFAULT_SETTINGS) == []
     # a share of the table's tones below toned_share: not the table's
     assert toned_open_cells(tests(-0.1), grid, lab8, 1.0, replace(DEFAULT_SETTINGS, toned_share=0.9)) == []
+
+
+def test_a_cube_knocked_out_beside_a_cloth_check_is_out_of_line():
+    """Fresh set s8104's frame 260 (261 renders, some seconds; s8101's 401 is alike): a cube knocked out of its
+    cell on a gingham cloth, where a white check shows through with a weak outline of its own edges (ring 0.2:
+    above knocked_weak_ring), read as a white cube; the knocked cube lies just beyond."""
+    frame_bgr, truth = render_scene_set(random.Random(8104), 261)[260]
+    assert truth["scene"]["table"] == "gingham" and "knocked_out" in truth
+    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring)
+    assert read_shaker(frame_bgr, settings=off).valid  # without the check
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of the table's own colour)"
+
+
+def test_a_row_of_cast_shadows_fitted_by_the_continuous_shade_is_no_pattern():
+    """Fresh set s8102's frame 97 (98 renders): a cube knocked out of the top row on a dark cloth; the lattice
+    slides a row down onto the cubes' cast shadows, three black "cubes" the cell test's shadow levels fit at
+    0.8-1.2 dE (on_shadows: not below 1.2), the continuous fit at 0.5-0.7."""
+    frame_bgr, truth = render_scene_set(random.Random(8102), 98)[97]
+    assert not truth["valid"]
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, shadow_fit_delta_e=-1.0)).valid  # without it
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and "cubes' shadows" in reading.reason
+    fitted = [t for t in reading.debug["cell_tests"] if t.get("d_shadow", 99.0) < DEFAULT_SETTINGS.shadow_fit_delta_e]
+    assert len(fitted) >= DEFAULT_SETTINGS.shadow_fit_cells
