@@ -75,6 +75,7 @@ from .shaker_checks import (
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     off_the_lattice,
+    open_table_cells,
     shadow_fit_cells,
     table_cells,
     toned_open_cells,
@@ -231,8 +232,10 @@ class ShakerSettings:
     knocked_clear: float = 1.0
     knocked_weak_table: float = 40.0  # ...and the weak cell's colour this near the table in some shadow (CIE76)
     # one cube cell with no outline (ring below toned_ring) whose colour toned_share of the table's points around
-    # the grid match (cloth_delta_e) is a checked cloth's square: an empty cell (vision.shaker_checks.toned_open_cells)
-    toned_ring: float = 0.0
+    # the grid match (cloth_delta_e) is a checked cloth's square: an empty cell (vision.shaker_checks.toned_open_cells).
+    # Empty cells so read had rings -0.44..-0.14 (one -0.05 beside one at -0.44); a real white cube on a gingham
+    # white check -0.04 (test_shaker_accuracy's set, scene 102: refused at 0.0)
+    toned_ring: float = -0.1
     toned_share: float = 0.1
     # a cube knocked out beside a cell with a weak outline (ring below knocked_toned_ring) in the table's own tones
     # (cloth_share) is out of line (vision.shaker_checks.knocked_beside_toned_cells); knocked_weak_ring: off
@@ -241,6 +244,10 @@ class ShakerSettings:
     # (table_fit_shades) are the cubes' cast shadows (vision.shaker_checks.shadow_fit_cells), as on_shadows says
     shadow_fit_cells: int = 3
     shadow_fit_delta_e: float = 1.2
+    # a cube cell with next to no outline (ring below open_table_ring) that the table darkened by some factor explains
+    # within open_table_delta_e (CIE76) is the table (vision.shaker_checks.open_table_cells)
+    open_table_ring: float = 0.15
+    open_table_delta_e: float = 0.9
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1880,6 +1887,11 @@ def read_shaker(
         reason = "a cube is out of line (beside a cell of the table's own colour)"
     if reason is None and shadow_fit_cells(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
+    open_table = open_table_cells(cell_tests, settings) if reason is None else []
+    if open_table:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in open_table
+        reason = f"{9 - len(open_table)} cubes in the grid"  # cells of the table with next to no outline
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

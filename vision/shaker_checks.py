@@ -306,3 +306,19 @@ def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> 
         if t.get("cube") and float(t.get("d_shadow", np.inf)) < settings.shadow_fit_delta_e
     ]
     return near if len(near) >= settings.shadow_fit_cells else []
+
+
+def open_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) with next to no outline (``ring`` below ``open_table_ring``) whose colour the
+    table under them darkened by some factor explains within ``open_table_delta_e`` (``d_shadow``, recorded by
+    :func:`table_cells`, CIE76): an empty cell, or a knocked-out cube's, read as a gray cube on a light table or a
+    cloth (s8103 0141: ring -0.06 at 0.84; s8102 0263: ring 0.1 at 0.33). :func:`table_cells` asks more of such a
+    cell's neighbours (a lit gap like it, or the stand-out exception); this asks the cell for an outline. On
+    s8101-s8105 the real cubes the fit explains this well had rings from 0.24 up (gray cubes on light tables)."""
+    return [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube")
+        and float(t.get("ring", np.inf)) < settings.open_table_ring
+        and float(t.get("d_shadow", np.inf)) < settings.open_table_delta_e
+    ]
