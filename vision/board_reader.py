@@ -103,6 +103,10 @@ class ReaderSettings:
     sure_empty_correlation: float = 0.5  # a cell this like its own empty print counts as such in full (1: off)
     energy_weight: int = 4  # how many times the fine-structure level counts among the cell features
     alike_empty: float = 1.5  # empty looks this close (feature distance) count as the same print
+    # ... and a cell's fine structure beyond its empty print's (fine_weight) counts against that look too, as
+    # against its own (False: off; busy_weight's and chroma_excess's do not: a neighbouring tile's halo, the
+    # photo's light)
+    examples_keep_fine: bool = True
     photo_examples_confidence: float = 0.9  # tiles read this surely become examples for the rest (1: off)
     confidence_scale: float = 3.0  # distance margin between the two best readings giving confidence 0.63
     # signs of a misreading the margin misses (only confidence changes, never a reading; 0: off):
@@ -119,6 +123,23 @@ class ReaderSettings:
     empty_trend_order: int = 0
     busy_ratio: float = 1.6  # a cell with more fine structure than this times its empty print's (light undone)...
     busy_weight: float = 3.0  # ... is this much further from empty per unit of log ratio beyond (0: off)
+    # the same at a finer scale, where the halo of a cell's edges (its grid lines, a tile's outline) no longer
+    # counts and a plain print shows only the photo's noise: a picture of low contrast in the print's own
+    # colour (a park's trees on a green cell) stands out there. Fine structure = the centre (clear of edges by
+    # fine_inset_px) less its blur at fine_sigma_px, at cell_px; ratio to the empty print's, light undone,
+    # with fine_floor (8-bit levels) added to both so that a very plain print's noise does not count ...
+    fine_sigma_px: float = 2.0
+    fine_inset_px: int = 8
+    fine_floor: float = 0.5
+    fine_ratio: float = 2.0  # ... beyond this ratio ...
+    fine_weight: float = 8.0  # ... a cell is this much further from empty per unit of log ratio (0: off)
+    fine_agree_from: float = 0.45  # ... less where its print's mottling shows (print_agreement) from this
+    fine_agree_full: float = 0.65  # ... and not at all from this
+    # with fine_weight > 0, busy_weight's penalty counts only from this fine ratio (that of fine_ratio) up,
+    # in full from busy_fine_full (0: always): a plain print busier at the coarse scale alone is a neighbour's
+    # shadow or outline, or grid lines a little off, at its edges, not a picture
+    busy_fine_from: float = 1.2
+    busy_fine_full: float = 2.0
     # a cell still showing its own empty print's mottling (the print's texture, not a tile's flat face) is
     # empty: agreement (correlation of the smoothed, de-trended Lab centre with the empty look's) from
     # print_agreement up to this ...
@@ -193,6 +214,7 @@ class CellLooks:
     tile_templates: dict[str, np.ndarray]  # letter -> unit templates (every example, four quarter turns)
     template_px: int
     empty_energy: np.ndarray  # 36 fine-structure levels of the empty cells
+    empty_fine: np.ndarray  # 36 finest-structure levels of the empty cells (fine_energy)
     empty_alike: np.ndarray  # 36 x 36 feature distances between the cells' empty looks
     empty_print: list[np.ndarray]  # [cell index] -> unit rows of its empty print's texture (print_agreement)
     empty_chroma: list[np.ndarray]  # [cell index] -> median a*b* of the cell when empty (rows: examples)
@@ -1179,6 +1201,7 @@ def learn_cell_looks(
         tile_templates=tile_templates_all,
         template_px=t,
         empty_energy=detail_energy(empty_bgr, cell_px, margin, t),
+        empty_fine=fine_energy(empty_bgr, cell_px, margin),
         empty_alike=np.sqrt(((np.asarray(fe)[:, None, :] - np.asarray(fe)[None, :, :]) / scale) ** 2).sum(axis=2),
         empty_print=empty_print,
         empty_chroma=empty_chroma,
@@ -1376,6 +1399,19 @@ def detail_energy(board_bgr: np.ndarray, cell_px: int, margin: int, size: int) -
     return np.asarray(out)
 
 
+def fine_energy(board_bgr: np.ndarray, cell_px: int, margin: int) -> np.ndarray:
+    """How much of the finest structure each cell's centre shows (RMS of the board less its blur at
+    ``fine_sigma_px``, lightly smoothed against pixel noise), clear of the cell's edges; row-major."""
+    s = SETTINGS
+    k = cell_px / s.cell_px
+    area = board_bgr[margin : margin + SIZE * cell_px, margin : margin + SIZE * cell_px].astype(np.float32)
+    fine = cv2.GaussianBlur(area - cv2.GaussianBlur(area, (0, 0), s.fine_sigma_px * k), (0, 0), 0.7 * k)
+    inset = int(round(s.fine_inset_px * k))
+    n = cell_px - 2 * inset
+    cells = fine.reshape(SIZE, cell_px, SIZE, cell_px, 3)[:, inset : inset + n, :, inset : inset + n]
+    return np.sqrt((cells**2).mean(axis=(1, 3, 4))).ravel().astype(np.float64)
+
+
 def feature_distances(feats: Sequence[np.ndarray], looks: CellLooks) -> list[dict[str, float]]:
     """Per cell, the weighted distance to the nearest example of each tile type and of its empty look."""
     f = np.asarray(feats) / looks.scale
@@ -1418,6 +1454,26 @@ def classify_cells(
     # (a park of a picture the calibration never showed, on a cell of its own green)
     busy = np.log(np.maximum(ratio / gain, 1e-6) / settings.busy_ratio)
     busy_penalty = settings.busy_weight * np.clip(busy, 0.0, None)
+    agreement = print_agreement(board_bgr, looks, c, m) if settings.print_agree_weight > 0 else np.zeros(SIZE * SIZE)
+    span = settings.print_agree_full - settings.print_agree_from
+    agree = np.clip((agreement - settings.print_agree_from) / span, 0.0, 1.0)  # 0 to 1: empty for its print
+    kept = np.zeros(SIZE * SIZE)  # what still counts against empty looks lent by other cells of the photo
+    if settings.fine_weight > 0:
+        floor = settings.fine_floor
+        fine = (fine_energy(board_bgr, c, m) / gain + floor) / (looks.empty_fine + floor)
+        fine_penalty = settings.fine_weight * np.clip(np.log(fine / settings.fine_ratio), 0.0, None)
+        # not where the print's own mottling shows through: a tile's face would hide it, so whatever finer
+        # structure such a cell shows on top is not a tile's picture
+        span = settings.fine_agree_full - settings.fine_agree_from
+        fine_penalty *= 1.0 - np.clip((agreement - settings.fine_agree_from) / span, 0.0, 1.0)
+        if settings.busy_fine_from > 0:
+            # a cell busier than its print at the coarse scale alone (a neighbour's shadow or outline at its
+            # edge, the halo of grid lines a little off) is no busier for it
+            span = settings.busy_fine_full - settings.busy_fine_from
+            busy_penalty = busy_penalty * np.clip((fine - settings.busy_fine_from) / span, 0.0, 1.0)
+        busy_penalty = busy_penalty + fine_penalty
+        if settings.examples_keep_fine:
+            kept = fine_penalty
     letters: list[str] = []
     confidence: list[float] = []
     dist: list[dict[str, float]] = []
@@ -1487,19 +1543,17 @@ def classify_cells(
                 # an empty cell printed like this one (alike at calibration) shows its empty look in this light
                 for j in sure_empty:
                     if looks.empty_alike[i, j] <= settings.alike_empty:
-                        dist[i][EMPTY] = min(dist[i][EMPTY], float(np.sqrt(((f[i] - f[j]) ** 2).sum())))
+                        near = float(np.sqrt(((f[i] - f[j]) ** 2).sum())) + float(kept[i])
+                        dist[i][EMPTY] = min(dist[i][EMPTY], near)
             if gates is not None:
                 gates = colour_gates(corrected, ncc, looks, c, m, settings, ground=ground)
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
-    if settings.print_agree_weight > 0:
+    if agree.any():  # (print_agree_weight 0: none)
         # last, for this cell alone: its reading then neither moves the fitted light nor teaches others
-        span = settings.print_agree_full - settings.print_agree_from
-        agree = np.clip((print_agreement(board_bgr, looks, c, m) - settings.print_agree_from) / span, 0.0, 1.0)
-        if agree.any():
-            dist = [dict(d) for d in dist]
-            for i in np.flatnonzero(agree):
-                dist[i][EMPTY] -= settings.print_agree_weight * float(agree[i])
-            letters, confidence = _decide(dist, ncc, structured, settings, gates)
+        dist = [dict(d) for d in dist]
+        for i in np.flatnonzero(agree):
+            dist[i][EMPTY] -= settings.print_agree_weight * float(agree[i])
+        letters, confidence = _decide(dist, ncc, structured, settings, gates)
     confidence = _doubt(confidence, letters, border_light_letters, dist, ncc, structured, settings, gates)
     return letters, confidence
 

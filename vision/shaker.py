@@ -78,6 +78,7 @@ from .shaker_checks import (
     open_table_cells,
     shadow_fit_cells,
     table_cells,
+    tone_shares,
     toned_open_cells,
 )
 
@@ -183,6 +184,12 @@ class ShakerSettings:
     out_of_line_reach: float = 1.15  # looked for this many pitches around the grid
     stray_strict_distance: float = 1.2  # at least this far from every grid cube (pitches)
     stray_strict_delta_e: float = 12.0  # and its colour this near a palette colour
+    # ...and not one of the table's own colours around the grid (vision.shaker_checks.tone_shares at least
+    # cloth_share, as knocked_beside_weak_cells has it: a checked cloth's white check on the lattice's
+    # continuation, a patch of a light table or the cubes' cast shadow, read as a white or gray cube), unless
+    # a cube of the grid shows one of those colours too (a white check may then be in the grid, its cube the
+    # one outside). False: every such shape counts (the reader before)
+    stray_not_table_tone: bool = True
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
@@ -1506,9 +1513,11 @@ def out_of_line_cubes(
     gains: np.ndarray,
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    work: tuple[np.ndarray, float] | None = None,
 ) -> list[tuple[float, float]]:
     """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
-    cube, whose colour (in the grid's light) is near a palette colour."""
+    cube, whose colour (in the grid's light) is near a palette colour and, given ``work`` (the working Lab
+    copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
@@ -1521,6 +1530,10 @@ def out_of_line_cubes(
     pitch = grid.pitch
     found: list[tuple[float, float]] = []
     ref = palette.ref_lab
+    # a shape of the table's own colours is the table's (its print, a patch of it) unless a grid cube shows
+    # such a colour too (a white cube on a gingham cloth: or a white check taken for one, its cube outside);
+    # measured when a shape first needs it
+    tones_apart: bool | None = None if work is not None and settings.stray_not_table_tone else False
     for cands in pool:
         if len(cands.xy) == 0:
             continue
@@ -1539,8 +1552,13 @@ def out_of_line_cubes(
                 continue
             rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
             lab = linear_rgb_to_lab(sample_top_face(frame_bgr, p, rad) * gains)
-            if np.sqrt(((ref - lab) ** 2).sum(1)).min() <= max_de:
-                found.append((float(p[0]), float(p[1])))
+            if np.sqrt(((ref - lab) ** 2).sum(1)).min() > max_de:
+                continue
+            if work is not None and tones_apart is None:
+                tones_apart = bool((tone_shares(*work, grid, cube_xy, settings) < settings.cloth_share).all())
+            if work is not None and tones_apart and tone_shares(*work, grid, p, settings)[0] >= settings.cloth_share:
+                continue
+            found.append((float(p[0]), float(p[1])))
     return found
 
 
@@ -1831,7 +1849,7 @@ def read_shaker(
         frame_bgr, samples, cubes, sample_radii(grid, cands, settings), gains, table_linear, palette, settings
     )
     pool = all_cands[max(0, j - 1) : j + 2]
-    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings)
+    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale))
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {
         "candidates": cands,

@@ -325,7 +325,8 @@ def test_a_park_of_unseen_art_in_another_green_than_its_cell_s_print_is_not_read
     (median a*b*) is another green than the cell's own print (shifted as the cells read surely empty in
     the same photo are), and near a park's: that keeps them from reading empty. Measured on these three
     photos: 4 wrong cells without, 1 with, and no cell read right without is wrong with it (fails with
-    ``chroma_weight`` 0)."""
+    ``chroma_weight`` 0). (Their trees' fine structure, ``fine_weight``, now also keeps them from reading
+    empty: measured here without it.)"""
     _, cal = scene_and_calibration(501, "inland")
 
     def wrong(settings: br.ReaderSettings) -> set[tuple[int, int, int]]:
@@ -337,9 +338,11 @@ def test_a_park_of_unseen_art_in_another_green_than_its_cell_s_print_is_not_read
             cells |= {(i, r, c) for r in range(6) for c in range(6) if truth["grid"][r][c] != reading.grid[r][c]}
         return cells
 
-    off, on = wrong(replace(br.SETTINGS, chroma_weight=0.0)), wrong(br.SETTINGS)
+    no_fine = replace(br.SETTINGS, fine_weight=0.0)
+    off, on = wrong(replace(no_fine, chroma_weight=0.0)), wrong(no_fine)
     assert len(off) >= 4
     assert len(on) <= 1 and on <= off
+    assert len(wrong(br.SETTINGS)) <= 1
 
 
 def test_a_weak_picture_match_of_a_coloured_type_does_not_name_a_gray_ground() -> None:
@@ -396,11 +399,11 @@ def test_a_misread_the_margin_misses_is_asked_to_be_confirmed_and_readings_stay(
     comfortable margin (confidence 0.69), but it won on its picture against its colour, and the border's
     light alone read it otherwise, so it is now asked to be confirmed; few right cells are, and the
     readings themselves are the same (fails with ``relit_doubt`` and ``colour_doubt`` 0). (The park's
-    ground colour, ``chroma_excess``, now brings it near a tie, flagged even without these doubts: measured
-    here without it, ``chroma_weight`` 0.)"""
+    ground colour, ``chroma_excess``, now brings it near a tie, flagged even without these doubts, and its
+    trees' fine structure, ``fine_weight``, reads it right: measured here without them, both 0.)"""
     _, cal = scene_and_calibration(1101, "inland")
     frame_bgr, truth = board_photo(1101, "inland", 1101021, NORTHS[21 % 4])
-    no_ground = replace(br.SETTINGS, chroma_weight=0.0)
+    no_ground = replace(br.SETTINGS, chroma_weight=0.0, fine_weight=0.0)
     off = read_board(frame_bgr, cal, replace(no_ground, relit_doubt=0.0, colour_doubt=0.0))
     on = read_board(frame_bgr, cal, no_ground)
     assert on.found and off.found and on.grid == off.grid
@@ -458,9 +461,85 @@ def test_a_cell_much_busier_than_its_empty_print_is_not_read_empty() -> None:
     letters, _ = br.classify_cells(board_bgr, cal)
     assert all(letters[r * 6 + col] != "." for r, col in busy)
     assert all(letters[i] == "." for i in range(36) if (i // 6, i % 6) not in busy)
-    # without the busy-cell penalty these faint pictures pass for their empty print
-    plain, _ = br.classify_cells(board_bgr, cal, replace(br.SETTINGS, busy_weight=0.0))
+    # without the busy-cell penalty these faint pictures pass for their empty print (the finer structure
+    # of their trees, fine_weight, now also tells one of them: measured without it)
+    plain, _ = br.classify_cells(board_bgr, cal, replace(br.SETTINGS, busy_weight=0.0, fine_weight=0.0))
     assert plain == ["."] * 36
+
+
+def _grid_letters(reading: BoardReading) -> str:
+    assert reading.found and reading.grid is not None
+    return "".join(reading.grid)
+
+
+def test_a_park_s_faint_trees_on_a_cell_of_its_own_green_keep_it_from_reading_empty() -> None:
+    """Generated print 7412 (waterfront): its parks' trees are drawn in nearly the green of the print, and
+    the park's outline leaves the same halo in a cell's detail as the print's grid lines, so at the scale
+    of ``busy_ratio`` the park is hardly busier than its empty print. Its fine structure (``fine_energy``)
+    is many times the print's: with it the park reads as a park, without it (``fine_weight`` 0) as empty."""
+    _, cal = scene_and_calibration(7412, "waterfront")
+    frame_bgr, truth = board_photo(7412, "waterfront", 7412016, NORTHS[16 % 4])
+    want = "".join(truth["grid"])
+    assert want[3] == "P"
+    on = _grid_letters(read_board(frame_bgr, cal))
+    off = _grid_letters(read_board(frame_bgr, cal, replace(br.SETTINGS, fine_weight=0.0)))
+    assert on[3] == "P" and off[3] == "."
+    assert sum(a != b for a, b in zip(want, on, strict=True)) <= sum(a != b for a, b in zip(want, off, strict=True)) - 1
+    empties = [i for i in range(36) if want[i] == "."]
+    assert all(on[i] == "." for i in empties)
+
+
+def test_an_empty_cell_of_the_same_print_in_the_photo_does_not_excuse_a_busy_cell() -> None:
+    """Cells read surely empty in a photo lend their look to cells printed alike; against that look too a
+    cell's fine structure beyond its print's must count: generated print 7411, photo 0, a park of trees on
+    green read empty through its empty neighbours' look without it (``examples_keep_fine`` False)."""
+    _, cal = scene_and_calibration(7411, "inland")
+    frame_bgr, truth = board_photo(7411, "inland", 7411000, NORTHS[0])
+    want = "".join(truth["grid"])
+    assert want[33] == "P"
+    on = _grid_letters(read_board(frame_bgr, cal))
+    off = _grid_letters(read_board(frame_bgr, cal, replace(br.SETTINGS, examples_keep_fine=False)))
+    assert on[33] == "P" and off[33] == "."
+    assert all(on[i] == "." for i in range(36) if want[i] == ".")
+
+
+def test_a_plain_cell_busier_at_the_coarse_scale_alone_is_still_read_empty() -> None:
+    """Generated print 7452 (waterfront) at 1600 x 1200: in photos 4 and 16 an empty cell of plain print
+    shows more coarse structure than its empty look (a neighbouring tile's outline and shadow at its edge)
+    but no more fine structure; the busy penalty read it as a road or a park. Counted only where the fine
+    structure is up too, it reads empty (fails with ``busy_fine_from`` 0)."""
+    rng = random.Random(7452)
+    scene = random_scene(rng, side="waterfront")
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=1600, height=1200)
+    cal = calibrate_board(empty_bgr, known_bgr, known["grid"], known["side"])
+    always = replace(br.SETTINGS, busy_fine_from=0.0)
+    for i, cell in ((4, 11), (16, 35)):
+        photo_rng = random.Random(7452 * 1000 + i)
+        frame_bgr, truth = render_board_photo(
+            None, photo_rng, scene=scene, north=NORTHS[i % 4], width=1600, height=1200, hard=i % 5 == 4
+        )
+        want = "".join(truth["grid"])
+        on, off = _grid_letters(read_board(frame_bgr, cal)), _grid_letters(read_board(frame_bgr, cal, always))
+        assert want[cell] == on[cell] == "." != off[cell]
+        assert sum(a != b for a, b in zip(want, on, strict=True)) < sum(a != b for a, b in zip(want, off, strict=True))
+
+
+def test_fine_energy_sees_small_dots_but_not_a_cell_s_edges() -> None:
+    """The fine structure of a plain cell with dark grid lines at its edges is nil; a few small dots of
+    nearly its own colour in its centre make it plain to see."""
+    c, m = 40, 20
+    size = 2 * m + 6 * c
+    board = np.full((size, size, 3), (80, 170, 90), np.uint8)
+    for k in range(7):
+        cv2.line(board, (m + k * c, 0), (m + k * c, size), (40, 60, 40), 2)
+        cv2.line(board, (0, m + k * c), (size, m + k * c), (40, 60, 40), 2)
+    plain = br.fine_energy(board, c, m)
+    dotted = board.copy()
+    for cy, cx in ((0.35, 0.35), (0.35, 0.65), (0.65, 0.5)):
+        cv2.circle(dotted, (m + int(cx * c), m + int(cy * c)), 3, (70, 150, 80), -1, cv2.LINE_AA)
+    fine = br.fine_energy(dotted, c, m)
+    assert plain.max() < 0.1
+    assert fine[0] > 1.0 and np.allclose(fine[1:], plain[1:])
 
 
 def test_a_cell_still_showing_its_own_print_s_mottling_is_read_empty() -> None:

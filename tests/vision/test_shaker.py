@@ -378,6 +378,35 @@ def test_a_cell_apart_from_its_gaps_is_a_cube_though_the_table_in_shadow_explain
     assert results == {False: False, True: True}
 
 
+@pytest.mark.parametrize("seed", [205, 612])
+def test_a_shape_of_the_tables_own_colour_beside_the_grid_is_no_cube_out_of_line(seed):
+    """Generated complete patterns (gingham, seed 205; a light table, seed 612) with a cube-like shape beside
+    the grid in one of the table's own colours (a white check, a patch of the table between the grid and a
+    stray cube): not a cube out of line while no cube of the grid shows such a colour. With
+    ``stray_not_table_tone=False`` (the reader before) the pattern is refused as a cube out of line."""
+    from vision.shaker import DEFAULT_SETTINGS
+
+    rng = random.Random(seed)
+    frame_bgr, truth = render_shake(random_pattern(rng), rng)
+    assert truth["valid"]
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"], reading.reason
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_not_table_tone=False))
+    assert not before.valid and before.reason == "a cube is out of line"
+
+
+@pytest.mark.parametrize("seed", [2, 31])
+def test_a_knocked_out_cube_beside_nine_read_cells_is_still_out_of_line(seed):
+    """Generated knocked-out cubes (gingham, seed 2; a light table, seed 31) whose empty cell is read as a
+    cube (a white check, the table): only the cube outside the grid refuses the pattern, and it is a cube,
+    not one of the table's own colours, so ``stray_not_table_tone`` keeps it."""
+    rng = random.Random(seed)
+    frame_bgr, truth = render_shake(random_pattern(rng), rng, knocked_out=True)
+    assert not truth["valid"]
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "a cube is out of line"
+
+
 def test_the_best_lattice_is_settled_before_another_replaces_it():
     """A generated gingham scene whose best lattice holds 6 cubes until its window is moved and refitted
     (then 9, read right): an 8-cube lattice on the checks must not replace it before that (it misread
