@@ -37,7 +37,11 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print).
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
-  cubes off the lattice on the median (``off_the_lattice``), a cube knocked out beside a weak cell.
+  cubes off the lattice on the median (``off_the_lattice``), a cube knocked out beside a weak cell or a
+  weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
+  (``toned_open_cells``), three cells the shadow fit explains (``shadow_fit_cells``), an unoutlined cell the
+  table in some shade explains (``open_table_cells``). :func:`out_of_line_cubes` counts no shape beside the
+  grid in one of the table's own colours (``stray_not_table_tone``) unless a grid cube shows such a colour.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]

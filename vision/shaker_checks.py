@@ -13,6 +13,12 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
 - :func:`off_the_lattice`: the cubes' top faces lie off their cells on the median: the lattice does not fit.
 - :func:`knocked_beside_weak_cells`: a cube just beyond the grid beside a cell whose "cube" has no outline
   of its own and the table's colour: the cube knocked out of that cell.
+- :func:`toned_open_cells`: one cell with no outline at all in a common table tone (a checked cloth's white
+  check through an empty cell); :func:`knocked_beside_toned_cells`: a cube knocked out beside a weakly
+  outlined cell of the table's own tones.
+- :func:`shadow_fit_cells`: three cells the continuous shadow fit explains (the lattice on the cubes' cast
+  shadows, finer than :func:`vision.shaker.on_shadows`); :func:`open_table_cells`: a cell with next to no
+  outline that the table in some shade explains.
 """
 
 from __future__ import annotations
