@@ -37,7 +37,11 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print).
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
-  cubes off the lattice on the median (``off_the_lattice``), a cube knocked out beside a weak cell.
+  cubes off the lattice on the median (``off_the_lattice``), a cube knocked out beside a weak cell or a
+  weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
+  (``toned_open_cells``), three cells the shadow fit explains (``shadow_fit_cells``), an unoutlined cell the
+  table in some shade explains (``open_table_cells``). :func:`out_of_line_cubes` counts no shape beside the
+  grid in one of the table's own colours (``stray_not_table_tone``) unless a grid cube shows such a colour.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -70,7 +74,17 @@ from .colour import (
     srgb_to_linear,
 )
 from .errors import CalibrationError, VisionError
-from .shaker_checks import cloth_cells, knocked_beside_weak_cells, off_the_lattice, table_cells, tone_shares
+from .shaker_checks import (
+    cloth_cells,
+    knocked_beside_toned_cells,
+    knocked_beside_weak_cells,
+    off_the_lattice,
+    open_table_cells,
+    shadow_fit_cells,
+    table_cells,
+    tone_shares,
+    toned_open_cells,
+)
 
 SETTINGS_VERSION = 1
 
@@ -228,6 +242,23 @@ class ShakerSettings:
     knocked_reach: tuple[float, float] = (0.8, 1.7)
     knocked_clear: float = 1.0
     knocked_weak_table: float = 40.0  # ...and the weak cell's colour this near the table in some shadow (CIE76)
+    # one cube cell with no outline (ring below toned_ring) whose colour toned_share of the table's points around
+    # the grid match (cloth_delta_e) is a checked cloth's square: an empty cell (vision.shaker_checks.toned_open_cells).
+    # Empty cells so read had rings -0.44..-0.14 (one -0.05 beside one at -0.44); a real white cube on a gingham
+    # white check -0.04 (test_shaker_accuracy's set, scene 102: refused at 0.0)
+    toned_ring: float = -0.1
+    toned_share: float = 0.1
+    # a cube knocked out beside a cell with a weak outline (ring below knocked_toned_ring) in the table's own tones
+    # (cloth_share) is out of line (vision.shaker_checks.knocked_beside_toned_cells); knocked_weak_ring: off
+    knocked_toned_ring: float = 0.25
+    # shadow_fit_cells cube cells each within shadow_fit_delta_e (CIE76) of the table darkened by some factor
+    # (table_fit_shades) are the cubes' cast shadows (vision.shaker_checks.shadow_fit_cells), as on_shadows says
+    shadow_fit_cells: int = 3
+    shadow_fit_delta_e: float = 1.2
+    # a cube cell with next to no outline (ring below open_table_ring) that the table darkened by some factor explains
+    # within open_table_delta_e (CIE76) is the table (vision.shaker_checks.open_table_cells)
+    open_table_ring: float = 0.15
+    open_table_delta_e: float = 0.9
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1867,6 +1898,22 @@ def read_shaker(
         cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
     ):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
+    toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
+    if toned:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in toned
+        reason = f"{9 - len(toned)} cubes in the grid"  # a cloth's check with no outline through an empty cell
+    if reason is None and knocked_beside_toned_cells(
+        cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
+    ):
+        reason = "a cube is out of line (beside a cell of the table's own colour)"
+    if reason is None and shadow_fit_cells(cell_tests, settings):
+        reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
+    open_table = open_table_cells(cell_tests, settings) if reason is None else []
+    if open_table:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in open_table
+        reason = f"{9 - len(open_table)} cubes in the grid"  # cells of the table with next to no outline
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])

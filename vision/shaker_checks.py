@@ -13,6 +13,12 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
 - :func:`off_the_lattice`: the cubes' top faces lie off their cells on the median: the lattice does not fit.
 - :func:`knocked_beside_weak_cells`: a cube just beyond the grid beside a cell whose "cube" has no outline
   of its own and the table's colour: the cube knocked out of that cell.
+- :func:`toned_open_cells`: one cell with no outline at all in a common table tone (a checked cloth's white
+  check through an empty cell); :func:`knocked_beside_toned_cells`: a cube knocked out beside a weakly
+  outlined cell of the table's own tones.
+- :func:`shadow_fit_cells`: three cells the continuous shadow fit explains (the lattice on the cubes' cast
+  shadows, finer than :func:`vision.shaker.on_shadows`); :func:`open_table_cells`: a cell with next to no
+  outline that the table in some shade explains.
 """
 
 from __future__ import annotations
@@ -227,3 +233,98 @@ def knocked_beside_weak_cells(
             if tone_shares(work_lab8, scale, grid, p, settings)[0] < settings.cloth_share:
                 found.append((float(p[0]), float(p[1])))
     return found
+
+
+def toned_open_cells(
+    cell_tests: Sequence[dict[str, Any]],
+    grid: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """The cube cells (row, col) with no outline at all (``ring`` below ``toned_ring``: more edges inside the
+    cell than around it) whose colour is one of the table's own tones around the grid, shared by at least
+    ``toned_share`` of its points (:func:`tone_shares`): one check of a checked cloth showing through an empty
+    cell (a white check read as a white cube). :func:`cloth_cells` needs three such cells at a lower share;
+    one is enough when it has no outline and the tone is this common. Each such cell's share is recorded in
+    its test as ``tone``."""
+    open_cells = [t for t in cell_tests if t.get("cube") and float(t.get("ring", np.inf)) < settings.toned_ring]
+    if not open_cells:
+        return []
+    points = np.array([grid.centre(t["row"], t["col"]) for t in open_cells])
+    shares = tone_shares(work_lab8, scale, grid, points, settings)
+    out = []
+    for t, share in zip(open_cells, shares, strict=True):
+        t["tone"] = round(float(share), 3)
+        if share >= settings.toned_share:
+            out.append((int(t["row"]), int(t["col"])))
+    return out
+
+
+def knocked_beside_toned_cells(
+    cell_tests: Sequence[Mapping[str, Any]],
+    grid: Any,
+    pool: Sequence[Any],
+    frame_bgr: np.ndarray,
+    gains: np.ndarray,
+    palette_lab: np.ndarray,
+    sample_fn: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[float, float]]:
+    """:func:`knocked_beside_weak_cells` beside a cell whose outline is weak but not absent (``ring`` below
+    ``knocked_toned_ring``) when its colour is one of the table's own tones around the grid (:func:`tone_shares`
+    at least ``cloth_share``): a checked cloth's white check in the knocked cube's cell, its outline the
+    check's own edges. Cubes knocked out beside such cells were accepted on fresh gingham sets (s8101 0401:
+    ring 0.07; s8104 0260: ring 0.2); real cubes so weak and of the table's tones are few (a white cube on a
+    light table, ring 0.12 in 1788 accepted frames), and a cube knocked out beside one is needed too."""
+    weak = [
+        t
+        for t in cell_tests
+        if t.get("cube")
+        and settings.knocked_weak_ring <= float(t["ring"]) < settings.knocked_toned_ring
+        and float(t["d_table"]) < settings.knocked_weak_table
+    ]
+    if not weak:
+        return []
+    shares = tone_shares(work_lab8, scale, grid, np.array([grid.centre(t["row"], t["col"]) for t in weak]), settings)
+    toned = {(int(t["row"]), int(t["col"])) for t, s in zip(weak, shares, strict=True) if s >= settings.cloth_share}
+    if not toned:
+        return []
+    # the toned cells as the weak cells of knocked_beside_weak_cells (no outline), every other cell outlined
+    view = [dict(t, ring=-np.inf if (int(t["row"]), int(t["col"])) in toned else np.inf) for t in cell_tests]
+    return knocked_beside_weak_cells(
+        view, grid, pool, frame_bgr, gains, palette_lab, sample_fn, work_lab8, scale, settings
+    )
+
+
+def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) whose colour the table under them darkened by some factor explains within
+    ``shadow_fit_delta_e`` (the continuous fit :func:`table_cells` records as ``d_shadow``, CIE76), when there
+    are ``shadow_fit_cells`` or more: the lattice a row over on the cubes' cast shadows, as
+    :func:`vision.shaker.on_shadows` says from the cell test's few shadow levels, which can miss the fit by a
+    few tenths (s8102 0097: a row of three shadows at 0.5-0.7 here, 0.8-1.2 there). On the fresh sets
+    s8101-s8105 no accepted complete pattern had three cells within 2.0."""
+    near = [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube") and float(t.get("d_shadow", np.inf)) < settings.shadow_fit_delta_e
+    ]
+    return near if len(near) >= settings.shadow_fit_cells else []
+
+
+def open_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) with next to no outline (``ring`` below ``open_table_ring``) whose colour the
+    table under them darkened by some factor explains within ``open_table_delta_e`` (``d_shadow``, recorded by
+    :func:`table_cells`, CIE76): an empty cell, or a knocked-out cube's, read as a gray cube on a light table or a
+    cloth (s8103 0141: ring -0.06 at 0.84; s8102 0263: ring 0.1 at 0.33). :func:`table_cells` asks more of such a
+    cell's neighbours (a lit gap like it, or the stand-out exception); this asks the cell for an outline. On
+    s8101-s8105 the real cubes the fit explains this well had rings from 0.24 up (gray cubes on light tables)."""
+    return [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube")
+        and float(t.get("ring", np.inf)) < settings.open_table_ring
+        and float(t.get("d_shadow", np.inf)) < settings.open_table_delta_e
+    ]

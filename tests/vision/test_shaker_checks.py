@@ -37,7 +37,7 @@ def test_shadow_fit_finds_the_table_darkened_by_any_factor():
         (113, {"table_lit_delta_e": -1.0}, "plain_light"),
         # the empty cell lies in the cubes' cast shadow, lit gaps around it: only the stand-out exception
         # took it for a cube
-        (99, {"table_shadow_delta_e": -1.0}, "gingham"),
+        (99, {"table_shadow_delta_e": -1.0, "open_table_delta_e": -1.0}, "gingham"),  # (open_table_cells too)
     ],
 )
 def test_an_empty_cell_of_the_table_is_not_read_as_a_cube(seed, off, table):
@@ -62,7 +62,8 @@ def lattice_on_gingham() -> tuple[np.ndarray, dict]:
 def test_a_lattice_on_a_checked_cloth_is_no_pattern(lattice_on_gingham):
     frame_bgr, truth = lattice_on_gingham
     assert not truth["valid"] and truth["scene"]["table"] == "gingham"
-    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, cloth_share=2.0)).valid  # without the check
+    without = replace(DEFAULT_SETTINGS, cloth_share=2.0, toned_share=2.0)  # (toned_open_cells: one of its cells)
+    assert read_shaker(frame_bgr, settings=without).valid  # without the check
     reading = read_shaker(frame_bgr)
     assert not reading.valid
     assert reading.reason.startswith("no pattern: ") and "checked cloth" in reading.reason
@@ -97,7 +98,8 @@ def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, tabl
     rng = random.Random(seed)
     frame_bgr, truth = render_shake(random_pattern(rng), rng, knocked_out=True)
     assert truth["scene"]["table"] == table and "knocked_out" in truth
-    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0)).valid  # without it
+    without = replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0)  # (and the toned cells')
+    assert read_shaker(frame_bgr, settings=without).valid  # without it
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason.startswith("a cube is out of line")
 

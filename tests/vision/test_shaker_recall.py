@@ -1,0 +1,120 @@
+"""Refusal recall of the shaker reader: incomplete patterns that slipped past the other checks are refused."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
+from vision.shaker_checks import open_table_cells, toned_open_cells
+from vision.shaker_scene import render_scene_set
+
+
+@pytest.fixture(scope="module")
+def white_check_in_an_empty_cell() -> tuple[np.ndarray, dict]:
+    """Fresh set s8104's frame 84 (85 renders, some seconds): one cell empty on a gingham cloth; its white check
+    shows through with no outline (ring < 0) and is read as a white cube, eight cubes around it."""
+    return render_scene_set(random.Random(8104), 85)[84]
+
+
+def test_one_cloth_check_with_no_outline_is_an_empty_cell(white_check_in_an_empty_cell):
+    frame_bgr, truth = white_check_in_an_empty_cell
+    assert not truth["valid"] and truth["scene"]["table"] == "gingham"
+    assert sum(c is None for row in truth["cells"] for c in row) == 1
+    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, toned_share=2.0))
+    assert without.valid  # the check is what refuses it
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
+    empty = [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if not t["cube"]]
+    assert len(empty) == 1 and truth["cells"][empty[0][0]][empty[0][1]] is None
+    (cell,) = [t for t in reading.debug["cell_tests"] if not t["cube"]]
+    assert cell["ring"] < DEFAULT_SETTINGS.toned_ring and cell["tone"] >= DEFAULT_SETTINGS.toned_share
+
+
+def _striped_table(grid: Grid) -> np.ndarray:
+    """8-bit Lab (the working copy's) of a table in two tones, light and dark stripes a pitch wide, cubes of
+    other colours on the grid's cells; the cell (1, 1) shows the light stripe's colour."""
+    lab8 = np.zeros((240, 240, 3), dtype=np.uint8)
+    light, dark, cube = (220, 128, 134), (60, 120, 110), (120, 190, 170)
+    lab8[:] = dark
+    for x0 in range(0, 240, 60):
+        lab8[:, x0 : x0 + 30] = light
+    for r in range(3):
+        for c in range(3):
+            x, y = (int(v) for v in grid.centre(r, c))
+            lab8[y - 10 : y + 11, x - 10 : x + 11] = light if (r, c) == (1, 1) else cube
+    return lab8
+
+
+def test_a_cell_in_the_tables_tone_with_no_outline_is_named_and_only_that_one():
+    grid = Grid(np.array([90.0, 90.0]), np.array([30.0, 0.0]), np.array([0.0, 30.0]), ((0, 0, 0),) * 3, 9, 0)
+    lab8 = _striped_table(grid)
+
+    def tests(ring_11: float) -> list[dict]:
+        return [
+            {"row": r, "col": c, "cube": True, "ring": ring_11 if (r, c) == (1, 1) else -0.5}
+            for r in range(3)
+            for c in range(3)
+        ]
+
+    no_outline, outlined = DEFAULT_SETTINGS.toned_ring - 0.1, DEFAULT_SETTINGS.toned_ring + 0.1
+    assert toned_open_cells(tests(no_outline), grid, lab8, 1.0, DEFAULT_SETTINGS) == [(1, 1)]
+    # its outline found (ring above toned_ring): a white cube on the cloth, not the cloth
+    assert toned_open_cells(tests(outlined), grid, lab8, 1.0, DEFAULT_SETTINGS) == []
+    # a share of the table's tones below toned_share: not the table's
+    assert toned_open_cells(tests(no_outline), grid, lab8, 1.0, replace(DEFAULT_SETTINGS, toned_share=0.9)) == []
+
+
+def test_a_cube_knocked_out_beside_a_cloth_check_is_out_of_line():
+    """Fresh set s8104's frame 260 (261 renders, some seconds; s8101's 401 is alike): a cube knocked out of its
+    cell on a gingham cloth, where a white check shows through with a weak outline of its own edges (ring 0.2:
+    above knocked_weak_ring), read as a white cube; the knocked cube lies just beyond."""
+    frame_bgr, truth = render_scene_set(random.Random(8104), 261)[260]
+    assert truth["scene"]["table"] == "gingham" and "knocked_out" in truth
+    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring)
+    assert read_shaker(frame_bgr, settings=off).valid  # without the check
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of the table's own colour)"
+
+
+def test_a_row_of_cast_shadows_fitted_by_the_continuous_shade_is_no_pattern():
+    """Fresh set s8102's frame 97 (98 renders): a cube knocked out of the top row on a dark cloth; the lattice
+    slides a row down onto the cubes' cast shadows, three black "cubes" the cell test's shadow levels fit at
+    0.8-1.2 dE (on_shadows: not below 1.2), the continuous fit at 0.5-0.7."""
+    frame_bgr, truth = render_scene_set(random.Random(8102), 98)[97]
+    assert not truth["valid"]
+    without = replace(DEFAULT_SETTINGS, shadow_fit_delta_e=-1.0, open_table_delta_e=-1.0)  # (one cell: open_table)
+    assert read_shaker(frame_bgr, settings=without).valid  # without it
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and "cubes' shadows" in reading.reason
+    fitted = [t for t in reading.debug["cell_tests"] if t.get("d_shadow", 99.0) < DEFAULT_SETTINGS.shadow_fit_delta_e]
+    assert len(fitted) >= DEFAULT_SETTINGS.shadow_fit_cells
+
+
+def test_a_cell_with_no_outline_that_the_table_explains_is_the_table():
+    """open_table_cells names a cube cell only when both its outline is next to none and the table under it, in
+    some shade, explains its colour."""
+    s = DEFAULT_SETTINGS
+    cells = [
+        {"row": 0, "col": 0, "cube": True, "ring": s.open_table_ring - 0.1, "d_shadow": s.open_table_delta_e - 0.3},
+        {"row": 0, "col": 1, "cube": True, "ring": s.open_table_ring + 0.1, "d_shadow": s.open_table_delta_e - 0.3},
+        {"row": 0, "col": 2, "cube": True, "ring": s.open_table_ring - 0.1, "d_shadow": s.open_table_delta_e + 0.3},
+        {"row": 1, "col": 0, "cube": False, "ring": -1.0, "d_shadow": 0.0},
+    ]
+    assert open_table_cells(cells, s) == [(0, 0)]
+
+
+def test_an_empty_cell_of_a_light_table_with_no_outline_is_not_a_gray_cube():
+    """Fresh set s8103's frame 141 (142 renders): a cell left empty on a light table, read as a gray cube: the
+    table in some shade explains it (d_shadow 0.84) and it has no outline (ring -0.06), but no lit gap beside it
+    is like it (table_cells)."""
+    frame_bgr, truth = render_scene_set(random.Random(8103), 142)[141]
+    assert not truth["valid"] and truth["scene"]["table"] == "plain_light"
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, open_table_delta_e=-1.0)).valid  # without it
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
+    empty = [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if not t["cube"]]
+    assert len(empty) == 1 and truth["cells"][empty[0][0]][empty[0][1]] is None
