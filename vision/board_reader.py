@@ -18,8 +18,13 @@ A chain of named stages, each a public function taking its settings explicitly:
 5. :func:`cell_features` / :func:`classify_cells` — each cell is first tested against its own empty look
    from calibration ("empty or covered?"; a cell still showing its own print's mottling,
    :func:`print_agreement`, is empty; one whose ground colour left its own print's for a tile's,
-   :func:`chroma_excess`, is covered), then named from the tile looks learnt from the known layout;
-6. :func:`read_board` — refusal (no board, cut off, too blurred) and low-confidence cells.
+   :func:`chroma_excess`, or whose fine structure rose well above its empty print's, :func:`fine_energy`
+   (faint tree art on a green print), is covered), then named from the tile looks learnt from the known
+   layout; a reading of a weak picture in a cell washed towards white, from a tile whose picture matches
+   better, is doubted (:func:`glare_alpha`, ``glare_doubt``: flagged to confirm, never changed);
+6. :func:`read_board` — refusal (no board, cut off, too blurred, cells that do not line up with their own
+   grid lines as the known layout's do: ``min_grid_ratio``, most cells unsure: ``max_unsure_fraction``)
+   and low-confidence cells.
 
 Nothing here knows the print's colours: everything print-specific comes from :class:`BoardCalibration`,
 made from two photos (empty board, known layout) with :func:`calibrate_board`.
