@@ -27,7 +27,9 @@ A chain of named stages, each a public function taking its settings explicitly:
    and low-confidence cells.
 
 Nothing here knows the print's colours: everything print-specific comes from :class:`BoardCalibration`,
-made from two photos (empty board, known layout) with :func:`calibrate_board`.
+made from two photos (empty board, known layout) with :func:`calibrate_board`, which refuses a known photo
+whose empty cells do not show the empty photo's print (:func:`known_empty_distances`: its cells not lined
+up, or the layout typed is not the one laid out).
 
 Run alone: ``python -m vision.board_reader calibrate EMPTY KNOWN KNOWN.json CAL.json`` and
 ``python -m vision.board_reader read PHOTO CAL.json``.
@@ -92,6 +94,14 @@ class ReaderSettings:
     # a reading with more than this fraction of its cells below low_confidence is refused as no board: a lattice
     # on a board's fragment (the board cut off at the frame) or a look-alike (1: off)
     max_unsure_fraction: float = 0.5
+    # calibration: the known layout's empty cells must show the empty photo's print (CIE76 distance of each
+    # cell's mean colour, after the two photos' overall change of light, :func:`known_empty_distances`). More than
+    # max_known_empty_share of them beyond known_empty_delta_e: the known photo's cells were not lined up (or the
+    # layout typed is not the one laid out) and every tile look learnt from it would be another cell's: refused.
+    # Right calibrations of dev and 220 generated prints: at most 4.3 on any empty cell; a misaligned one (seed
+    # 1906): 63 % of its empty cells beyond 10 (max_known_empty_share 1: off)
+    known_empty_delta_e: float = 10.0
+    max_known_empty_share: float = 0.25
     template_px: int = 24  # side of the correlation window at cell_px (the rest allows for tile shifts)
     correlation_weight: float = 11.0  # weight of correlation (above correlation_base) against the colour distance
     correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
@@ -1936,6 +1946,23 @@ def read_board(
     )
 
 
+def known_empty_distances(calibration: BoardCalibration) -> dict[tuple[int, int], float]:
+    """For each cell the known layout says is empty (row, col): how far its mean colour in the known photo is
+    from the empty photo's same cell (CIE76, after the two photos' overall change of light, per-channel gains
+    taken as the median over these cells).
+    About 0-2 when the known photo's cells are lined up with the empty photo's and the layout is the one
+    laid out; a tile, or another cell's print, is far more."""
+    cells = [(i // SIZE, i % SIZE) for i, ch in enumerate("".join(calibration.known_grid)) if ch == EMPTY]
+    if not cells:
+        return {}
+    idx = [r * SIZE + col for r, col in cells]
+    c, m = calibration.cell_px, calibration.margin
+    known, empty = cell_means(calibration.known_bgr, c, m)[idx], cell_means(calibration.empty_bgr, c, m)[idx]
+    gains = np.median((empty + 1.0) / (known + 1.0), axis=0)  # the light's change, channel by channel
+    distances = np.linalg.norm(_lab(np.clip(known * gains, 0, 255)) - _lab(empty), axis=1)
+    return {cell: float(d) for cell, d in zip(cells, distances, strict=True)}
+
+
 def calibrate_board(
     empty_bgr: np.ndarray,
     known_bgr: np.ndarray,
@@ -1978,6 +2005,13 @@ def calibrate_board(
     h16 = refine_alignment(gray, _board_homography(found["cells"], 0, 16, settings.margin_cells), cal, 16)
     h16 = _refine_cells(gray, h16, 16, settings.margin_cells, settings)
     cal.known_bgr = _warp(work_bgr, _scale(c / 16) @ h16, size)
+    far = {cell: d for cell, d in known_empty_distances(cal).items() if d > settings.known_empty_delta_e}
+    if len(far) > settings.max_known_empty_share * max(1, "".join(known_grid).count(EMPTY)):
+        where = ", ".join(f"row {r + 1} column {col + 1}" for r, col in sorted(far)[:4])
+        raise CalibrationError(
+            f"known photo: its empty cells do not match the empty photo's ({len(far)} unlike it: {where}); "
+            "check the layout typed is the one laid out, and take the known photo again, the whole board in view"
+        )
     cal.sharpness = _sharpness(cv2.cvtColor(empty_board, cv2.COLOR_BGR2GRAY))
     cal._looks = None
     cal._templates.clear()
