@@ -292,7 +292,8 @@ def test_a_light_fit_that_over_corrects_the_edges_does_not_misread_them(monkeypa
         letters, _ = br.classify_cells(cal.known_bgr, cal, settings)
         return sum(a != b for a, b in zip(letters, truth, strict=True))
 
-    assert wrong(replace(br.SETTINGS, border_light_penalty=np.inf)) >= 2
+    # (plain_fine_weight off too: it reads those plain edge cells right by their lack of detail alone)
+    assert wrong(replace(br.SETTINGS, border_light_penalty=np.inf, plain_fine_weight=0.0)) >= 2
     assert wrong(br.SETTINGS) == 0
 
 
@@ -512,7 +513,8 @@ def test_a_plain_cell_busier_at_the_coarse_scale_alone_is_still_read_empty() -> 
     scene = random_scene(rng, side="waterfront")
     empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=1600, height=1200)
     cal = calibrate_board(empty_bgr, known_bgr, known["grid"], known["side"])
-    always = replace(br.SETTINGS, busy_fine_from=0.0)
+    # (plain_fine_weight off too: it reads those plain cells empty by their lack of detail alone)
+    always = replace(br.SETTINGS, busy_fine_from=0.0, plain_fine_weight=0.0)
     for i, cell in ((4, 11), (16, 35)):
         photo_rng = random.Random(7452 * 1000 + i)
         frame_bgr, truth = render_board_photo(
