@@ -37,7 +37,7 @@ Both events are frozen dataclasses. The rules:
   comparison is always with the frame read in full, so slow drift adds up to a new read, and a frame is
   read in full at least every ``reread_seconds`` anyway. ``still_level=None`` reads every frame.
 - ``min_interval_seconds``: frames arriving sooner than this after the last one read are skipped
-  (a full read costs about 18-20 ms of one x86 core, 3-4 times that on a Raspberry Pi 4; a still view
+  (a full read costs about 15-16 ms of one x86 core, 3-4 times that on a Raspberry Pi 4; a still view
   costs under a millisecond, so a Pi keeps up with 30 frames per second while the cubes lie still, and
   while they move it can read every other or third frame, e.g. ``min_interval_seconds=0.07``).
 
