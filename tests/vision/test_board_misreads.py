@@ -90,12 +90,10 @@ def _jpeg(image_bgr: np.ndarray, quality: int) -> np.ndarray:
     return cv2.imdecode(cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
 
 
-def test_a_cell_area_off_the_cells_is_refused_not_misread() -> None:
-    """Print 5222 (waterfront), photo 19 of its generated set (tilted, hard light): the border matched
-    clearly (0.74) on a cell area whose north-east corner lay more than a cell off, and ten cells were
-    read from the wrong places, five of them surely. The rectified cells' own grid is then weak against
-    the known layout's: refused (fails with ``min_grid_ratio`` 0)."""
-    seed, side, width, height = 5222, "waterfront", 1600, 1200
+def _hard_photo_19(seed: int, side: str) -> tuple[BoardCalibration, np.ndarray, dict]:
+    """Print ``seed``'s calibration (JPEG, as a phone gives it) and photo 19 of its generated set, at 1600 x
+    1200 in hard light with north to the left (as ``make-board-set`` makes it)."""
+    width, height = 1600, 1200
     rng = random.Random(seed)
     scene = random_scene(rng, side=side)
     empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=width, height=height)
@@ -103,7 +101,15 @@ def test_a_cell_area_off_the_cells_is_refused_not_misread() -> None:
     frame_bgr, truth = render_board_photo(
         None, random.Random(seed * 1000 + 19), scene=scene, north="left", width=width, height=height, hard=True
     )
-    frame_bgr = _jpeg(frame_bgr, 92)
+    return cal, _jpeg(frame_bgr, 92), truth
+
+
+def test_a_cell_area_off_the_cells_is_refused_not_misread() -> None:
+    """Print 5222 (waterfront), photo 19 of its generated set (tilted, hard light): the border matched
+    clearly (0.74) on a cell area whose north-east corner lay more than a cell off, and ten cells were
+    read from the wrong places, five of them surely. The rectified cells' own grid is then weak against
+    the known layout's: refused (fails with ``min_grid_ratio`` 0)."""
+    cal, frame_bgr, truth = _hard_photo_19(5222, "waterfront")
     off = read_board(frame_bgr, cal, replace(br.SETTINGS, min_grid_ratio=0.0))
     assert off.found and off.grid != truth["grid"]
     on = read_board(frame_bgr, cal)
@@ -116,15 +122,7 @@ def test_a_board_in_deep_shadow_found_only_by_climbing_is_read() -> None:
     are climbed. A climb from below the threshold had to reach ``sure_border_match`` (0.65): the board was
     refused as "no board found". Tables without a board climbed to at most 0.48 in the dev set and the
     generated sets measured, so a climb to ``climb_to`` (0.55) now counts (fails with ``climb_to`` 0.65)."""
-    seed, side, width, height = 803, "inland", 1600, 1200
-    rng = random.Random(seed)
-    scene = random_scene(rng, side=side)
-    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=width, height=height)
-    cal = calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"])
-    frame_bgr, truth = render_board_photo(
-        None, random.Random(seed * 1000 + 19), scene=scene, north="left", width=width, height=height, hard=True
-    )
-    frame_bgr = _jpeg(frame_bgr, 92)
+    cal, frame_bgr, truth = _hard_photo_19(803, "inland")
     assert not read_board(frame_bgr, cal, replace(br.SETTINGS, climb_to=0.65)).found
     reading = read_board(frame_bgr, cal)
     assert reading.found and reading.north == truth["north"] == "left"
