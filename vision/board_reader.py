@@ -70,7 +70,11 @@ class ReaderSettings:
     version: int = 1
     work_long_side: int = 1000  # photos are reduced by a whole factor to about this long side first
     detect_long_side: int = 560  # board candidates are looked for at this size
-    min_cell_aspect: float = 0.6  # squashed cell areas are not a board (a cut-off board's few rows)
+    # squashed cell areas are not a board (a cut-off board's few rows, or a lattice stretched past the board's
+    # cells onto a waterfront's beach): a square seen at most 35 degrees from above is about cos 35 = 0.82 or
+    # more; 0.6 let print 1906's known photo be found at 0.69, 1.4 times too wide (every tile look learnt from
+    # another cell). 0.72: the same readings on dev and 17 generated prints, and 1906 read right
+    min_cell_aspect: float = 0.72
     min_board_fraction: float = 0.025  # smallest candidate quad, as a fraction of the photo's area
     cell_px: int = 40  # cell size of the rectified board (colour sampling, calibration images)
     margin_cells: float = 1.25  # border kept around the cell area in rectified images, in cells

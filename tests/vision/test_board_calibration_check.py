@@ -55,3 +55,26 @@ def test_known_cells_a_cell_off_or_a_wrong_layout_are_refused(seed: int, side: s
         calibrate_board(empty_bgr, known_bgr, turned, known["side"])
     off = replace(br.SETTINGS, max_known_empty_share=1.0)
     calibrate_board(empty_bgr, known_bgr, turned, known["side"], settings=off)  # (the check is what refuses)
+
+
+def test_a_lattice_stretched_onto_the_beach_is_not_the_board() -> None:
+    """Print 1906 (waterfront), as ``make-board-set`` makes it (1600 x 1200, JPEG 90): in its known photo a
+    lattice 1.4 times too wide (cell aspect 0.69, past the cells onto the beach) matched the border best. Cell
+    areas so squashed are no board seen at most 35 degrees from above (``min_cell_aspect``): the known photo's
+    cells are found right. With the old 0.6 the calibration check refuses it."""
+    import cv2
+
+    rng = random.Random(1906)
+    scene = random_scene(rng, side="waterfront")
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=1600, height=1200)
+
+    def jpeg(image_bgr: np.ndarray) -> np.ndarray:
+        return cv2.imdecode(cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
+
+    empty_bgr, known_bgr = jpeg(empty_bgr), jpeg(known_bgr)
+    cal = calibrate_board(empty_bgr, known_bgr, known["grid"], known["side"])
+    assert max(known_empty_distances(cal).values()) < 3.0
+    with pytest.raises(CalibrationError, match="empty cells do not match"):
+        calibrate_board(
+            empty_bgr, known_bgr, known["grid"], known["side"], settings=replace(br.SETTINGS, min_cell_aspect=0.6)
+        )
