@@ -58,7 +58,7 @@ import math
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -1681,6 +1681,18 @@ def check_against_shaker_contents(pattern: list[list[str]], shaker: Mapping[str,
 # ---------------------------------------------------------------- the whole reader
 
 
+class _FrameWork(NamedTuple):
+    """What :func:`read_shaker` makes of a frame before choosing a lattice (the working copy's scale, its Lab
+    and table model, the integral images, every size's candidates): a second choice reuses it."""
+
+    scale: float
+    lab: np.ndarray
+    table_lab8: np.ndarray
+    g_sum: np.ndarray
+    lab_sum: np.ndarray
+    all_cands: list[Candidates]
+
+
 def read_shaker(
     frame_bgr: np.ndarray,
     palette: Palette | None = None,
@@ -1689,6 +1701,7 @@ def read_shaker(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     shaker: Mapping[str, int] | None = None,
     _without: frozenset[int] = frozenset(),
+    _work: _FrameWork | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -1707,11 +1720,15 @@ def read_shaker(
     frame_bgr = np.ascontiguousarray(frame_bgr)
     palette = palette or default_palette()
     error = GridNotFound("no pattern: nothing like a cube in view")
-    d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
-    g = edge_strength(lab, settings)
-    g_sum = cv2.integral(g)
-    lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
-    all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+    if _work is None:
+        d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
+        g = edge_strength(lab, settings)
+        g_sum = cv2.integral(g)
+        lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
+        _work = _FrameWork(
+            scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+        )
+    scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work
 
     def assess(
         grid: Grid, cands: Candidates, j: int, measures: tuple[float, float, float] | None = None
@@ -1947,7 +1964,9 @@ def read_shaker(
         and reason.endswith("cubes in the grid")
         and coarser
     ):
-        again = read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _without=frozenset({j}))
+        again = read_shaker(
+            frame_bgr, palette, rotation, settings=settings, shaker=shaker, _without=frozenset({j}), _work=_work
+        )  # (the frame's own work, the same whatever lattice wins, is not done again)
         if again.valid and again.debug["grid"].pitch >= settings.retry_pitch_ratio * grid.pitch:
             return replace(again, debug={**again.debug, "retried_without_size": j})
     if reason is not None:
