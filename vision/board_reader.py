@@ -1526,9 +1526,13 @@ def classify_cells(
     span = settings.print_agree_full - settings.print_agree_from
     agree = np.clip((agreement - settings.print_agree_from) / span, 0.0, 1.0)  # 0 to 1: empty for its print
     kept = np.zeros(SIZE * SIZE)  # what still counts against empty looks lent by other cells of the photo
+    # each cell's fine structure (for fine_weight and plain_fine_weight: measured once, the light undone at
+    # each use, by the light fitted by then)
+    cell_fine = fine_energy(board_bgr, c, m) if settings.fine_weight > 0 or settings.plain_fine_weight > 0 else None
     if settings.fine_weight > 0:
+        assert cell_fine is not None
         floor = settings.fine_floor
-        fine = (fine_energy(board_bgr, c, m) / gain + floor) / (looks.empty_fine + floor)
+        fine = (cell_fine / gain + floor) / (looks.empty_fine + floor)
         fine_penalty = settings.fine_weight * np.clip(np.log(fine / settings.fine_ratio), 0.0, None)
         # not where the print's own mottling shows through: a tile's face would hide it, so whatever finer
         # structure such a cell shows on top is not a tile's picture
@@ -1618,7 +1622,8 @@ def classify_cells(
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
     if settings.plain_fine_weight > 0:  # a cell too plain for any tile's picture, likewise
         span = settings.plain_fine_from - settings.plain_fine_full
-        plain = np.clip((settings.plain_fine_from - fine_energy(board_bgr, c, m) / gain) / span, 0.0, 1.0)
+        assert cell_fine is not None
+        plain = np.clip((settings.plain_fine_from - cell_fine / gain) / span, 0.0, 1.0)
         agree = agree * settings.print_agree_weight + plain * settings.plain_fine_weight
     else:
         agree = agree * settings.print_agree_weight
