@@ -20,7 +20,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   with fewer cubes verified); :func:`refine_grid` refits it by least squares to the cubes' top faces
   (:func:`top_face`), leaving out a face far off the fit, and the cells are verified again; a last check
   (``stand_out``) takes a cell the table in some shadow explains for a cube when it is near the palette
-  and far from the table in all four gaps beside it. When the lattice so settled holds fewer than nine
+  and far from the table in all four gaps beside it, or (``faces``, :func:`face_edges`) when its top face's
+  four straight edges show crisply at the lattice's angle (a gray cube in its neighbours' shadow). When the lattice so settled holds fewer than nine
   cubes, the sizes' other lattices are verified too (gingham checks or a card can win the fit): one with
   two cubes more (or one more, every cube outlined) is settled the same way and wins if it still holds
   more. A cell of the table's colour and its gaps' colour is the table; a grid whose cells mostly look
@@ -273,6 +274,27 @@ class ShakerSettings:
     # within open_table_delta_e (CIE76) is the table (vision.shaker_checks.open_table_cells)
     open_table_ring: float = 0.15
     open_table_delta_e: float = 0.9
+    # the chosen lattice's last check (verify_cells' ``faces``, :func:`face_edges`): a cell judged the table yet
+    # near a palette colour (face_max_delta_e, CIE76), when face_min_cubes other cells are cubes, holds a cube
+    # when its top face's four straight edges show at the lattice's angle: the frame's colour, resampled along
+    # the lattice's axes (face_patch pixels over two pitches), averaged along each side over face_band
+    # (half-length, pitches), steps across it somewhere in face_edge_range (pitches from the cell's centre) by
+    # face_min_snr times the largest step inside the face (face_inner_range) plus face_noise_floor (CIE76), on
+    # all four sides; and crisply (face_min_sharpness: the median side's step over 1 frame pixel against over
+    # face_broad_px): a cube's face ends at an edge, a cast shadow fades over its penumbra (a gray cube in its
+    # neighbours' shadow, a black cube on a dark table: colour alone says table). False: no such look
+    face_edges: bool = True
+    face_max_delta_e: float = 12.0
+    face_min_cubes: int = 7
+    face_patch: int = 96
+    face_band: float = 0.2
+    face_edge_range: tuple[float, float] = (0.2, 0.5)
+    face_inner_range: tuple[float, float] = (0.03, 0.15)
+    face_noise_floor: float = 0.3
+    face_broad_px: float = 3.0
+    face_min_snr: float = 3.0
+    face_min_sharpness: float = 0.55
+    face_max_tone: float = 0.1  # ...and its colour shared by fewer of the table's points around the grid (tone_shares)
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -871,6 +893,8 @@ def verify_cells(
     lab_sum: np.ndarray | None = None,
     edge_sum: np.ndarray | None = None,
     stand_out: bool = False,
+    faces: bool = False,
+    work_lab: np.ndarray | None = None,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
@@ -881,7 +905,9 @@ def verify_cells(
     wooden table: no palette colour, or no better than the table. With ``stand_out`` (the chosen lattice's
     last check: never while lattices are compared, where a lattice a column over on the cubes' shadows
     would gain by it), a cell the table in some shadow explains still holds a cube when it is near a
-    palette colour and far from the table in each of the four gaps beside it.
+    palette colour and far from the table in each of the four gaps beside it. With ``faces`` (the same last
+    check; ``face_edges`` on), a cell still judged the table yet near a palette colour holds a cube when
+    enough others do and its top face's four straight edges show (:func:`face_edges`).
     """
     cell_k = np.array(grid.cell_candidate, dtype=int).ravel()
     have = cell_k >= 0
@@ -935,6 +961,27 @@ def verify_cells(
     # it and near a palette colour: a cube (gray or white on a light table, black on a dark one)
     stands_out = (d_gap >= settings.override_gap_min) & (d_pal <= settings.override_palette_max) & stand_out
     is_cube = palette_like & (~table_better | stands_out) & ~same_as_table & (have | distinct | apart)
+    face = np.zeros(9, bool)
+    face_looks: dict[int, tuple[float, float]] = {}  # (the debug output's: each asked cell's measures)
+    if faces and settings.face_edges and 9 > is_cube.sum() >= settings.face_min_cubes:
+        ask = ~is_cube & (d_pal <= settings.face_max_delta_e) & ~same_as_table
+        if ask.any():
+            snr, sharpness = face_edges(frame_bgr, grid, centres[ask], settings)
+            tones = (
+                tone_shares(work_lab, scale, grid, centres[ask], settings)
+                if work_lab is not None
+                else np.zeros(int(ask.sum()))
+            )
+            face[ask] = (
+                (snr >= settings.face_min_snr)
+                & (sharpness >= settings.face_min_sharpness)
+                & (tones < settings.face_max_tone)
+            )
+            face_looks = {
+                int(i): (round(float(a), 2), round(float(b), 2), round(float(c), 3))
+                for i, a, b, c in zip(np.nonzero(ask)[0], snr, sharpness, tones, strict=True)
+            }
+            is_cube = is_cube | face
     tests: list[dict[str, Any]] = [
         {
             "row": i // 3,
@@ -946,8 +993,18 @@ def verify_cells(
             "d_gap": round(dg, 1),
             "xy": points[i],
             "cube": cb,
+            **(
+                {
+                    "face": fc,
+                    "face_snr": face_looks[i][0],
+                    "face_sharpness": face_looks[i][1],
+                    "face_tone": face_looks[i][2],
+                }
+                if i in face_looks
+                else {}
+            ),
         }
-        for i, (dp, dt, hv, rg, dg, cb) in enumerate(
+        for i, (dp, dt, hv, rg, dg, cb, fc) in enumerate(
             zip(
                 d_pal.tolist(),
                 d_tab.tolist(),
@@ -955,6 +1012,7 @@ def verify_cells(
                 outline.tolist(),
                 d_gap.tolist(),
                 is_cube.tolist(),
+                face.tolist(),
                 strict=True,
             )
         )
@@ -993,6 +1051,70 @@ def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, sett
     distinct = (d_pal + settings.cell_margin <= d_tab) & (d_pal <= settings.cell_fill_delta_e)
     table_better = d_tab + settings.cell_table_margin < d_pal
     return palette_like & ~table_better & (outline | distinct)
+
+
+def _outward_steps(
+    profiles: np.ndarray, d: int, lo: float, hi: float, per_pitch: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """For outward colour profiles (sides, k, 3; sample i at (i + 0.5) / per_pitch pitches from the centre): the
+    largest colour step (CIE76) over +-d samples centred from lo to hi pitches on each side, and where (index)."""
+    k = profiles.shape[1]
+    i = np.arange(d, k - d)
+    at = (i + 0.5) / per_pitch
+    i = i[(at >= lo) & (at <= hi)]
+    if not len(i):
+        return np.zeros(len(profiles)), np.zeros(len(profiles), dtype=int)
+    steps = np.sqrt(((profiles[:, i + d] - profiles[:, i - d]) ** 2).sum(-1))
+    best = steps.argmax(1)
+    return steps[np.arange(len(profiles)), best], i[best]
+
+
+def face_edges(
+    frame_bgr: np.ndarray, grid: Grid, centres: np.ndarray, settings: ShakerSettings = DEFAULT_SETTINGS
+) -> tuple[np.ndarray, np.ndarray]:
+    """How clearly a cube's top face shows at each of ``centres`` (frame px, (n, 2)): its four straight edges.
+
+    The frame is resampled along the lattice's axes around the point (``face_patch`` pixels over two pitches,
+    Lab); each side's colour profile outward from the centre is averaged along the side (``face_band``), so
+    only a straight edge at the lattice's angle survives (noise, texture and edges at other angles average
+    out). Returns per point the weakest side's largest step in ``face_edge_range`` against the largest step
+    inside the face (``face_inner_range``) plus ``face_noise_floor`` (a uniform face whose four sides end in
+    an edge scores high; the table in a cast shadow lacks an edge on some side), and the sides' median
+    sharpness: the step over 1 frame pixel against over ``face_broad_px`` (about 1 for a face's edge, well
+    below for a shadow's penumbra).
+    """
+    n = settings.face_patch
+    per_pitch = n / 2
+    c = (np.arange(n) + 0.5) / n * 2 - 1
+    band = np.abs(c) < settings.face_band
+    u, v = grid.col_step, grid.row_step
+    a = 2.0 / n
+    frame_px = grid.pitch / per_pitch  # frame pixels per patch pixel
+    d_sharp = max(1, round(1.0 / frame_px))
+    d_broad = max(d_sharp + 1, round(settings.face_broad_px / frame_px))
+    snr = np.zeros(len(centres))
+    sharpness = np.zeros(len(centres))
+    for j, (x, y) in enumerate(np.asarray(centres, dtype=np.float64).reshape(-1, 2)):
+        m = np.array(
+            [
+                [u[0] * a, v[0] * a, x - (u[0] + v[0]) * (1 - 0.5 * a)],
+                [u[1] * a, v[1] * a, y - (u[1] + v[1]) * (1 - 0.5 * a)],
+            ]
+        )
+        patch = cv2.warpAffine(
+            frame_bgr, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        )
+        lab = cv2.cvtColor(patch.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab).astype(np.float64)
+        px, py = lab[band].mean(0), lab[:, band].mean(1)
+        h = n // 2
+        profiles = np.stack([px[:h][::-1], px[h:], py[:h][::-1], py[h:]])  # left, right, up, down; outward
+        edge, _ = _outward_steps(profiles, 2, *settings.face_edge_range, per_pitch)
+        inner, _ = _outward_steps(profiles, 2, *settings.face_inner_range, per_pitch)
+        snr[j] = edge.min() / (inner.max() + settings.face_noise_floor)
+        sharp, _ = _outward_steps(profiles, d_sharp, *settings.face_edge_range, per_pitch)
+        broad, _ = _outward_steps(profiles, d_broad, *settings.face_edge_range, per_pitch)
+        sharpness[j] = float(np.median(sharp / np.maximum(broad, 1e-6)))
+    return snr, sharpness
 
 
 def refine_grid(
@@ -1834,6 +1956,8 @@ def read_shaker(
                 lab_sum=lab_sum,
                 edge_sum=g_sum,
                 stand_out=True,
+                faces=True,
+                work_lab=lab,
             )
             if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
                 grid, cands, cell_tests = grid_o, cands_o, tests_o
