@@ -292,7 +292,7 @@ class ShakerSettings:
     face_inner_range: tuple[float, float] = (0.03, 0.15)
     face_noise_floor: float = 0.3
     face_broad_px: float = 3.0
-    face_min_snr: float = 3.0
+    face_min_snr: float = 2.5
     face_min_sharpness: float = 0.55
     face_max_tone: float = 0.1  # ...and its colour shared by fewer of the table's points around the grid (tone_shares)
 
