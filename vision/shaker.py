@@ -21,7 +21,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (:func:`top_face`), leaving out a face far off the fit, and the cells are verified again; a last check
   (``stand_out``) takes a cell the table in some shadow explains for a cube when it is near the palette
   and far from the table in all four gaps beside it, or (``faces``, :func:`face_edges`) when its top face's
-  four straight edges show crisply at the lattice's angle (a gray cube in its neighbours' shadow). When the lattice so settled holds fewer than nine
+  four straight edges show crisply at the lattice's angle (a gray cube in its neighbours' shadow); still
+  short of nine, :func:`best_window` looks again at the refitted lattice, counting the points around it
+  whose top face shows (``window_faces``). When the lattice so settled holds fewer than nine
   cubes, the sizes' other lattices are verified too (gingham checks or a card can win the fit): one with
   two cubes more (or one more, every cube outlined) is settled the same way and wins if it still holds
   more. A cell of the table's colour and its gaps' colour is the table; a grid whose cells mostly look
@@ -295,6 +297,12 @@ class ShakerSettings:
     face_min_snr: float = 2.5
     face_min_sharpness: float = 0.55
     face_max_tone: float = 0.1  # ...and its colour shared by fewer of the table's points around the grid (tone_shares)
+    # best_window counts a lattice point just around the window whose top face shows so as a cube (the grid found
+    # a row or column beside the pattern, the row it left out gray on a light table). False: colour alone
+    window_faces: bool = True
+    # ...after the refit, and the window so moved wins with this many more cubes verified (its last look with faces)
+    # and none of them in a common table tone (face_max_tone); one more cube was a gingham's texture on seed 3131
+    window_faces_gain: int = 2
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1172,6 +1180,7 @@ def best_window(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     *,
     lab_sum: np.ndarray | None = None,
+    work_lab: np.ndarray | None = None,
 ) -> tuple[Grid, int]:
     """The 3 x 3 window of the grid's lattice that holds the cubes: the grid itself, or it shifted by a row
     or a column when that window holds more cubes and leaves fewer around it (a lattice found one row
@@ -1212,7 +1221,21 @@ def best_window(
     levels = np.array(settings.shadow_levels)
     family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - family) ** 2).sum(-1)).min(1)
-    cube = (cell_is_cube(d_pal, d_tab, have_a, settings) & inside).reshape(5, 5)
+    cube = cell_is_cube(d_pal, d_tab, have_a, settings) & inside
+    # with work_lab (and window_faces on): a lattice point just around the window that colour alone calls the
+    # table yet near a palette colour is a cube when its top face shows (face_edges; a row of gray cubes on a
+    # light table the lattice was found a row beside)
+    if work_lab is not None and settings.window_faces and settings.face_edges and cube[core].sum() < 9:
+        ask = ~cube & ~core & inside & (d_pal <= settings.face_max_delta_e)
+        if ask.any():
+            snr, sharpness = face_edges(frame_bgr, grid, pts_a[ask], settings)
+            tones = tone_shares(work_lab, scale, grid, pts_a[ask], settings)
+            cube[ask] = (
+                (snr >= settings.face_min_snr)
+                & (sharpness >= settings.face_min_sharpness)
+                & (tones < settings.face_max_tone)
+            )
+    cube = cube.reshape(5, 5)
     scores = {}
     arounds = {}
     for dr in (-1, 0, 1):
@@ -1945,22 +1968,43 @@ def read_shaker(
                 break
             grid, cands, cell_tests = grid_r, cands_r, tests_r
         if not all(t["cube"] for t in cell_tests):
-            grid_o, cands_o, tests_o = verify_cells(
-                frame_bgr,
-                grid,
-                cands,
-                table_lab8,
-                scale,
-                palette,
-                settings,
-                lab_sum=lab_sum,
-                edge_sum=g_sum,
-                stand_out=True,
-                faces=True,
-                work_lab=lab,
-            )
+
+            def last_look(g: Grid, c: Candidates) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
+                return verify_cells(
+                    frame_bgr,
+                    g,
+                    c,
+                    table_lab8,
+                    scale,
+                    palette,
+                    settings,
+                    lab_sum=lab_sum,
+                    edge_sum=g_sum,
+                    stand_out=True,
+                    faces=True,
+                    work_lab=lab,
+                )
+
+            grid_o, cands_o, tests_o = last_look(grid, cands)
             if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
                 grid, cands, cell_tests = grid_o, cands_o, tests_o
+            if settings.window_faces and not all(t["cube"] for t in cell_tests):
+                # the refitted lattice's window again, now counting the points around it whose top face shows
+                shifted, around_f = best_window(
+                    frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, work_lab=lab
+                )
+                if shifted is not grid:
+                    grid_f, cands_f, tests_f = last_look(shifted, cands)
+                    # ...and none of its cubes in a common table tone (a gingham's white check, outlined by its
+                    # print, read as a white cube in the cell the pattern left empty)
+                    cube_xy = np.array([t["xy"] for t in tests_f if t["cube"]])
+                    toned = tone_shares(lab, scale, grid_f, cube_xy, settings).max() if len(cube_xy) else 0.0
+                    if (
+                        sum(t["cube"] for t in tests_f)
+                        >= sum(t["cube"] for t in cell_tests) + settings.window_faces_gain
+                        and toned < settings.face_max_tone
+                    ):
+                        grid, cands, cell_tests, around = grid_f, cands_f, tests_f, around_f
         return grid, cands, cell_tests, around, j
 
     settled = settle(best[1], best[2], best[4], best[3]) if best is not None else None

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Grid, face_edges, read_shaker
-from vision.shaker_scene import random_pattern, render_shake
+from vision.shaker_scene import random_pattern, render_scene_set, render_shake
 
 _OFF = replace(DEFAULT_SETTINGS, face_edges=False)
 
@@ -92,3 +92,14 @@ def test_no_incomplete_pattern_is_accepted_by_a_face(shaker_scene_set):
             continue
         if not read_shaker(frame_bgr, settings=_OFF).valid:
             assert not read_shaker(frame_bgr).valid, truth
+
+
+def test_the_window_counts_faces_around_the_refitted_lattice():
+    """Seed 7979's 15th scene: the lattice settled a row beside the pattern (6 cubes, a row of the table);
+    the row it left out only shows as cubes by their top faces. Without the look it is refused."""
+    frame_bgr, truth = render_scene_set(random.Random(7979), 15)[14]
+    assert truth["valid"]
+    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, window_faces=False))
+    assert not without.valid and without.reason == "6 cubes in the grid"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
