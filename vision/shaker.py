@@ -1100,28 +1100,38 @@ def face_edges(
     frame_px = grid.pitch / per_pitch  # frame pixels per patch pixel
     d_sharp = max(1, round(1.0 / frame_px))
     d_broad = max(d_sharp + 1, round(settings.face_broad_px / frame_px))
-    snr = np.zeros(len(centres))
-    sharpness = np.zeros(len(centres))
-    for j, (x, y) in enumerate(np.asarray(centres, dtype=np.float64).reshape(-1, 2)):
+    pts = np.asarray(centres, dtype=np.float64).reshape(-1, 2)
+    if not len(pts):
+        return np.zeros(0), np.zeros(0)
+    rows = np.nonzero(band)[0]  # only the bands across the centre are resampled (the same pixels as the patch's)
+    b0, nb = int(rows[0]), len(rows)
+    strips = []
+    for x, y in pts:
         m = np.array(
             [
                 [u[0] * a, v[0] * a, x - (u[0] + v[0]) * (1 - 0.5 * a)],
                 [u[1] * a, v[1] * a, y - (u[1] + v[1]) * (1 - 0.5 * a)],
             ]
         )
-        patch = cv2.warpAffine(
-            frame_bgr, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
-        )
-        lab = cv2.cvtColor(patch.astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab).astype(np.float64)
-        px, py = lab[band].mean(0), lab[:, band].mean(1)
-        h = n // 2
-        profiles = np.stack([px[:h][::-1], px[h:], py[:h][::-1], py[h:]])  # left, right, up, down; outward
-        edge, _ = _outward_steps(profiles, 2, *settings.face_edge_range, per_pitch)
-        inner, _ = _outward_steps(profiles, 2, *settings.face_inner_range, per_pitch)
-        snr[j] = edge.min() / (inner.max() + settings.face_noise_floor)
-        sharp, _ = _outward_steps(profiles, d_sharp, *settings.face_edge_range, per_pitch)
-        broad, _ = _outward_steps(profiles, d_broad, *settings.face_edge_range, per_pitch)
-        sharpness[j] = float(np.median(sharp / np.maximum(broad, 1e-6)))
+        across = m.copy()  # patch rows b0.. (the band along x)
+        across[:, 2] += m[:, 1] * b0
+        down = m.copy()  # patch columns b0.. (the band along y), transposed to the same shape
+        down[:, 2] += m[:, 0] * b0
+        flags, border = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, cv2.BORDER_REPLICATE
+        strips.append(cv2.warpAffine(frame_bgr, across, (n, nb), flags=flags, borderMode=border))
+        strips.append(cv2.warpAffine(frame_bgr, down, (nb, n), flags=flags, borderMode=border).transpose(1, 0, 2))
+    lab = cv2.cvtColor(np.concatenate(strips).astype(np.float32) * np.float32(1 / 255), cv2.COLOR_BGR2Lab)
+    means = lab.astype(np.float64).reshape(len(pts), 2, nb, n, 3).mean(2)  # (points, x or y, n, 3)
+    h = n // 2
+    profiles = np.stack(
+        [means[:, 0, :h][:, ::-1], means[:, 0, h:], means[:, 1, :h][:, ::-1], means[:, 1, h:]], axis=1
+    ).reshape(-1, h, 3)  # per point: left, right, up, down; outward
+    edge = _outward_steps(profiles, 2, *settings.face_edge_range, per_pitch)[0].reshape(-1, 4)
+    inner = _outward_steps(profiles, 2, *settings.face_inner_range, per_pitch)[0].reshape(-1, 4)
+    snr = edge.min(1) / (inner.max(1) + settings.face_noise_floor)
+    sharp = _outward_steps(profiles, d_sharp, *settings.face_edge_range, per_pitch)[0].reshape(-1, 4)
+    broad = _outward_steps(profiles, d_broad, *settings.face_edge_range, per_pitch)[0].reshape(-1, 4)
+    sharpness = np.median(sharp / np.maximum(broad, 1e-6), axis=1)
     return snr, sharpness
 
 
@@ -1226,7 +1236,13 @@ def best_window(
     # table yet near a palette colour is a cube when its top face shows (face_edges; a row of gray cubes on a
     # light table the lattice was found a row beside)
     if work_lab is not None and settings.window_faces and settings.face_edges and cube[core].sum() < 9:
-        ask = ~cube & ~core & inside & (d_pal <= settings.face_max_delta_e)
+        # a side's points only when the window's opposite row or column is short of cubes (else no move by a
+        # row or column towards them can gain); not the corners (a move by both only follows a side's)
+        ask = np.zeros(25, bool)
+        for side, opposite in _WINDOW_SIDES:
+            if not cube[opposite].all():
+                ask[side] = True
+        ask &= ~cube & inside & (d_pal <= settings.face_max_delta_e)
         if ask.any():
             snr, sharpness = face_edges(frame_bgr, grid, pts_a[ask], settings)
             tones = tone_shares(work_lab, scale, grid, pts_a[ask], settings)
@@ -1260,6 +1276,14 @@ def best_window(
 
 
 _ONES_3 = np.ones((1, 3), np.float32)
+# best_window's 5 x 5 points: each side just around the window (top, bottom, left, right) and the window's row or
+# column opposite it
+_WINDOW_SIDES = (
+    ([1, 2, 3], [16, 17, 18]),
+    ([21, 22, 23], [6, 7, 8]),
+    ([5, 10, 15], [8, 13, 18]),
+    ([9, 14, 19], [6, 11, 16]),
+)
 
 
 def top_face(
