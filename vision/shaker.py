@@ -180,7 +180,10 @@ class ShakerSettings:
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 2.5  # ...and this much nearer the palette than the table in any shadow
     cell_gap_min: float = 2.5  # ...a cell this far in colour from each of the four gaps beside it holds a cube
-    min_median_gap: float = 6.0  # most cubes of a pattern differ from the gaps beside them this much (CIE76)
+    # most cubes of a pattern differ from the gaps beside them this much (CIE76, median). 6.0 refused complete
+    # patterns of gray and black cubes on printed and dark tables (s3131 0490: 3.2, s6161 0232: 3.9, their
+    # gaps the print's dark tones); at 3.0 no incomplete frame more was accepted on eight sets of 500
+    min_median_gap: float = 3.0
     table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
     gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
     gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
@@ -235,7 +238,9 @@ class ShakerSettings:
     table_fit_shades: tuple[float, float, float] = (0.15, 1.15, 0.02)
     table_shadow_delta_e: float = 1.0
     table_lit_delta_e: float = 1.5
-    table_lit_shade: float = 0.85
+    # (table_lit_shade: 0.85 before; real gray cubes on gingham fitted the lit table at 0.91 (s7676 0169, s2929 0230,
+    # refused), the empty cells so taken at 0.97-1.15 on eight sets of 500)
+    table_lit_shade: float = 0.95
     table_lit_gap: float = 5.0
     # cloth_cells cells taken for cubes, each with an outline weaker than cloth_ring and a colour that cloth_share
     # of the table's points around the grid (cloth_ring_points: from, to, step in cells beyond it) match within
@@ -273,6 +278,17 @@ class ShakerSettings:
     # within open_table_delta_e (CIE76) is the table (vision.shaker_checks.open_table_cells)
     open_table_ring: float = 0.15
     open_table_delta_e: float = 0.9
+    # the last check of a settled lattice: the cubes' top faces (cube_offset's extent, median, pitches) wider than
+    # this are one object under the lattice, no grid of separate cubes. Apart from max_extent (the refit's limit
+    # on one face): dark cubes on a dark table and cubes touching their neighbours read 1.06-1.07 on the median
+    # (s3131 0433, s5353 0435, s6161 0258 refused) while no incomplete frame was accepted at 1.10 on eight sets.
+    # 1.05: the check as before (max_extent's value)
+    grid_max_extent: float = 1.10
+    # table_cells' cast-shadow rule (the stand-out exception's cells) only for a factor at least this: a cube's cast
+    # shadow darkens the table to about half at most, while a gray cube on a light table is the table at 0.31-0.41
+    # (s3131 0395, s6161 0405, s6464 0323: refused as an empty cell in shadow). Empty cells so caught: 0.97-1.03,
+    # and two at 0.41 in one frame (s6161 0382) that other checks refuse too. 0.0: every factor (as before)
+    table_shadow_min_shade: float = 0.45
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1908,7 +1924,7 @@ def read_shaker(
         reason = f"{9 - len(patches)} cubes in the grid"
     extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
     if reason is None and (
-        gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
+        gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.grid_max_extent
     ):
         reason = "no pattern: no grid of separate cubes"
     gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]

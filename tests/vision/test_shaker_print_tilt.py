@@ -1,0 +1,90 @@
+"""Complete patterns the last checks refused as the table's print or its shade (vision.shaker, vision.shaker_checks).
+
+Each case is a generated scene read right with the setting as it is and refused with its old value.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.shaker import DEFAULT_SETTINGS, read_shaker
+from vision.shaker_scene import random_pattern, render_scene_set, render_shake
+
+
+def _complete(seed: int) -> tuple[np.ndarray, dict]:
+    """A generated scene of a complete pattern (the search that found these seeds drew it so)."""
+    rng = random.Random(seed)
+    return render_shake(random_pattern(rng), rng)
+
+
+@pytest.fixture(scope="module")
+def set_6161() -> list[tuple[np.ndarray, dict]]:
+    """Generated set s6161's first 406 frames (a few seconds): the frames below are refused by the old values."""
+    return render_scene_set(random.Random(6161), 406)
+
+
+def _read_right_only_with_the_setting(frame_bgr: np.ndarray, truth: dict, old: dict) -> None:
+    assert truth["valid"]
+    reading = read_shaker(frame_bgr)
+    assert reading.valid, reading.reason
+    assert reading.pattern == truth["pattern"]
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, **old))
+    assert not before.valid  # the old value refused it
+
+
+def test_cubes_wider_than_a_cell_on_the_median_are_still_a_grid_up_to_grid_max_extent():
+    # plain light table, 15.8 degrees of tilt: the faces' median extent is above 1.05 pitches (cubes touching
+    # their neighbours' colour), yet the nine are separate cubes
+    frame_bgr, truth = _complete(656)
+    assert truth["scene"]["table"] == "plain_light"
+    _read_right_only_with_the_setting(frame_bgr, truth, {"grid_max_extent": 1.05})
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, grid_max_extent=1.05)).reason == (
+        "no pattern: no grid of separate cubes"
+    )
+
+
+def test_the_refit_keeps_its_own_face_limit():
+    # grid_max_extent is the last check's alone: max_extent (the refit's limit on one face) is not changed by it
+    assert DEFAULT_SETTINGS.max_extent == 1.05
+    assert DEFAULT_SETTINGS.grid_max_extent > DEFAULT_SETTINGS.max_extent
+
+
+def test_a_gray_cube_on_gingham_is_not_the_lit_table():
+    # s7676 0169: a gray cube on a gingham cloth fits the table under it darkened to 0.91 within 1.3 dE, a gap
+    # beside it of about its colour: table_cells' lit rule took it for the table in full light (0.85 and up)
+    frame_bgr, truth = render_scene_set(random.Random(7676), 170)[169]
+    assert truth["scene"]["table"] == "gingham"
+    _read_right_only_with_the_setting(frame_bgr, truth, {"table_lit_shade": 0.85})
+    shades = [t.get("shade", 0.0) for t in read_shaker(frame_bgr).debug["cell_tests"] if t["cube"]]
+    assert any(0.85 <= s < DEFAULT_SETTINGS.table_lit_shade for s in shades)
+
+
+def test_a_gray_cube_on_a_light_table_is_not_an_empty_cell_in_shadow(set_6161):
+    # s6161 0405: a gray cube with no outline found, a cube only by the stand-out exception, is the light table
+    # darkened to about a third: no cube's cast shadow is that dark
+    frame_bgr, truth = set_6161[405]
+    assert truth["scene"]["table"] == "plain_light"
+    _read_right_only_with_the_setting(frame_bgr, truth, {"table_shadow_min_shade": 0.0})
+
+
+def test_gray_cubes_on_a_printed_table_like_their_gaps_are_still_a_grid(set_6161):
+    # s6161 0232: gray and black cubes on a printed table whose gaps show the print's dark tones: the median
+    # cube differs from its gaps by 3.9 dE (below the old 6.0)
+    frame_bgr, truth = set_6161[232]
+    assert truth["scene"]["table"] == "printed"
+    _read_right_only_with_the_setting(frame_bgr, truth, {"min_median_gap": 6.0})
+
+
+@pytest.mark.parametrize("seed", [113, 99])
+def test_empty_cells_are_still_refused(seed):
+    # test_shaker_checks' empty cells (the table lit like its gaps; a cube's cast shadow) stay refused
+    rng = random.Random(seed)
+    pattern = random_pattern(rng)
+    pattern[rng.randrange(3)][rng.randrange(3)] = None
+    frame_bgr, truth = render_shake(pattern, rng)
+    assert not truth["valid"]
+    assert not read_shaker(frame_bgr).valid
