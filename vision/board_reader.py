@@ -43,7 +43,7 @@ import base64
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +76,10 @@ class ReaderSettings:
     # another cell). 0.72: the same readings on dev and 17 generated prints, and 1906 read right
     min_cell_aspect: float = 0.72
     min_board_fraction: float = 0.025  # smallest candidate quad, as a fraction of the photo's area
+    # without a board among the outlines, the board is also looked for where the photo is unlike its table
+    # (table_candidates): on a striped wood no edge or brightness mask closed around two real boards
+    # (generated 904/015, 1104/012 were refused)
+    table_mask: bool = True
     cell_px: int = 40  # cell size of the rectified board (colour sampling, calibration images)
     margin_cells: float = 1.25  # border kept around the cell area in rectified images, in cells
     orient_cell_px: int = 16  # cell size of the small rectified board used to find north
@@ -568,6 +572,12 @@ def find_board_candidates(detect_bgr: np.ndarray, settings: ReaderSettings = SET
     hsv = cv2.cvtColor(detect_bgr, cv2.COLOR_BGR2HSV)
     _, sat = cv2.threshold(cv2.GaussianBlur(hsv[:, :, 1], (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks.append(sat)
+    return _mask_quads(masks, h, w, min_area)
+
+
+def _mask_quads(masks: Sequence[np.ndarray], h: int, w: int, min_area: float) -> list[np.ndarray]:
+    """Convex quadrilaterals around the masks' shapes (and each again on its sides' straight parts), largest
+    first, those along the photo's frame last, near-duplicates dropped: at most ten."""
     quads: list[np.ndarray] = []
     for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -600,6 +610,35 @@ def find_board_candidates(detect_bgr: np.ndarray, settings: ReaderSettings = SET
         if all(np.max(np.linalg.norm(q - u, axis=1)) > tol for u in unique):
             unique.append(q)
     return unique[:10]
+
+
+def table_candidates(detect_bgr: np.ndarray, settings: ReaderSettings = SETTINGS) -> list[np.ndarray]:
+    """Quadrilaterals around where the photo is unlike its table (:func:`unlike_table_mask`), largest first:
+    looked at only when :func:`find_board_candidates` gives no board."""
+    h, w = detect_bgr.shape[:2]
+    return _mask_quads([unlike_table_mask(detect_bgr)], h, w, settings.min_board_fraction * h * w)
+
+
+def unlike_table_mask(detect_bgr: np.ndarray) -> np.ndarray:
+    """Where the photo is unlike its table. The colour along the photo's edges (where a board is never whole)
+    is the table's; each pixel's distance from it is measured against the table's own spread (a striped wood
+    or a cloth varies), split in two (Otsu) and closed. The board is then one shape even on a table whose
+    grain or stripes break every edge and brightness outline."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(detect_bgr, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    b = max(4, round(0.04 * min(h, w)))
+    ring = np.concatenate(
+        [lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3), lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)]
+    )
+    table = np.median(ring, axis=0)
+    spread = 1.4826 * np.median(np.abs(ring - table), axis=0) + 2.0  # (robust: a card on the edge is no table)
+    distance = np.sqrt((((lab - table) / spread) ** 2).sum(axis=2))
+    _, mask = cv2.threshold(
+        np.clip(16 * distance, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+    )
+    kernel = np.ones((5, 5), np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
 def _fit_sides(points: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
@@ -1784,7 +1823,12 @@ def _sharpness(gray_board: np.ndarray) -> float:
     return float(np.mean(np.abs(cv2.Laplacian(gray_board.astype(np.float32), cv2.CV_32F))))
 
 
-def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings: ReaderSettings) -> dict | None:
+def _locate(
+    work_bgr: np.ndarray,
+    calibration: BoardCalibration | None,
+    settings: ReaderSettings,
+    candidates: Callable[[np.ndarray, ReaderSettings], list[np.ndarray]] = find_board_candidates,
+) -> dict | None:
     """Find the cell area (and, with a calibration, north). Returns the best hypothesis or None."""
     h, w = work_bgr.shape[:2]
     f = min(1.0, settings.detect_long_side / max(h, w))
@@ -1792,7 +1836,7 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
     detect_gray = cv2.cvtColor(detect_bgr, cv2.COLOR_BGR2GRAY)
     best: dict | None = None
     tried: list[tuple[float, np.ndarray]] = []
-    for quad in find_board_candidates(detect_bgr, settings):
+    for quad in candidates(detect_bgr, settings):
         for cells in fit_cell_lattice(detect_gray, quad):
             if _aspect(cells) < settings.min_cell_aspect:
                 continue  # a square board seen at most 35 degrees from above is never this squashed
@@ -1838,6 +1882,18 @@ def _locate(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings
         if score > best["score"] and enough:
             best = {"cells": cells / f, "k": k, "score": score, "margin": margin}
     return best
+
+
+def _find(work_bgr: np.ndarray, calibration: BoardCalibration | None, settings: ReaderSettings) -> dict | None:
+    """:func:`_locate` on the usual outlines, then, when they give no board, on :func:`table_candidates`
+    (``table_mask``): a board on a striped wood whose outline no edge or brightness mask closes around."""
+    found = _locate(work_bgr, calibration, settings)
+    enough = settings.min_border_match if calibration is not None else settings.min_lattice_strength
+    if settings.table_mask and (found is None or found["score"] < enough):
+        other = _locate(work_bgr, calibration, settings, table_candidates)
+        if other is not None and (found is None or other["score"] > found["score"]):
+            return other
+    return found
 
 
 def climb_border(
@@ -1946,7 +2002,7 @@ def read_board(
     photo_bgr = _check_photo(photo_bgr)
     work_bgr, scale = reduce_photo(photo_bgr, settings)
     work_gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
-    found = _locate(work_bgr, calibration, settings)
+    found = _find(work_bgr, calibration, settings)
     if found is None or found["score"] < settings.min_border_match:
         return BoardReading(False, reason="no board found in the photo", border_match=found["score"] if found else 0)
     if found["margin"] < settings.min_north_margin:
@@ -2045,7 +2101,7 @@ def calibrate_board(
     known_bgr = _check_photo(known_bgr, "known photo")
     # the empty board: its grid lines are all visible, so the strongest lattice is the board
     work_bgr, _ = reduce_photo(empty_bgr, settings)
-    found = _locate(work_bgr, None, settings)
+    found = _find(work_bgr, None, settings)
     if found is None or found["score"] < settings.min_lattice_strength:
         raise CalibrationError("empty photo: no board found")
     h_empty = _board_homography(found["cells"], 0, 16, settings.margin_cells)
@@ -2055,7 +2111,7 @@ def calibrate_board(
     cal = BoardCalibration(side, known_grid, empty_board, empty_board.copy(), c, settings.margin_cells)
     # the known layout: found like any photo, against the empty board's border
     work_bgr, _ = reduce_photo(known_bgr, settings)
-    found = _locate(work_bgr, cal, settings)
+    found = _find(work_bgr, cal, settings)
     if found is None or found["score"] < settings.min_border_match:
         raise CalibrationError("known photo: no board found (or not the board of the empty photo)")
     if found["k"] != 0:
