@@ -88,3 +88,11 @@ def test_empty_cells_are_still_refused(seed):
     frame_bgr, truth = render_shake(pattern, rng)
     assert not truth["valid"]
     assert not read_shaker(frame_bgr).valid
+
+
+def test_a_gray_cube_on_gingham_running_into_its_gap_is_not_the_print():
+    # s2929 0074: an outlined gray cube whose colour runs 1.18 pitches into a gap of its colour (the
+    # second rule of table_patch) is no tone of the cloth's around the grid: a cube, not a check
+    frame_bgr, truth = render_scene_set(random.Random(2929), 75)[74]
+    assert truth["scene"]["table"] == "gingham"
+    _read_right_only_with_the_setting(frame_bgr, truth, {"patch_gap_tone": False})
