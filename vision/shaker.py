@@ -43,7 +43,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
   (``toned_open_cells``), three cells the shadow fit explains (``shadow_fit_cells``), an unoutlined cell the
   table in some shade explains (``open_table_cells``). :func:`out_of_line_cubes` counts no shape beside the
-  grid in one of the table's own colours (``stray_not_table_tone``) unless a grid cube shows such a colour.
+  grid in one of the table's own colours (``stray_not_table_tone``) unless a grid cube with a weak outline
+  (``stray_tone_weak_ring``) shows such a colour.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -295,6 +296,12 @@ class ShakerSettings:
     # 0397 gray and white on gingham were refused). On eight sets of 500: 3 fewer false refusals, no incomplete
     # pattern more accepted. False: every such cell is the print (the reader before)
     patch_gap_tone: bool = True
+    # out_of_line_cubes counts a shape of the table's own tones beside the grid when a grid cube shows such a tone
+    # (that cube may be the cloth's check in the cell, its cube the shape outside): only a grid cube whose outline
+    # is weaker than this (verify_cells' ring; empty cells so read: -0.44..0.2, see toned_ring and
+    # knocked_toned_ring). Outlined white and gray cubes on gingham (rings 0.6-0.7, s6464 0431) made a white check
+    # beyond the grid's corner a cube out of line. inf: any grid cube of those tones (the reader before)
+    stray_tone_weak_ring: float = 0.25
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1554,10 +1561,13 @@ def out_of_line_cubes(
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     work: tuple[np.ndarray, float] | None = None,
+    rings: Mapping[tuple[int, int], float] | None = None,
 ) -> list[tuple[float, float]]:
     """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
     cube, whose colour (in the grid's light) is near a palette colour and, given ``work`` (the working Lab
-    copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid."""
+    copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid.
+    ``rings``: the cells' outline strengths (``verify_cells``' ``ring``); given, only a grid cube whose
+    outline is weaker than ``stray_tone_weak_ring`` can be the table's own check in a cube's cell."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
@@ -1595,7 +1605,12 @@ def out_of_line_cubes(
             if np.sqrt(((ref - lab) ** 2).sum(1)).min() > max_de:
                 continue
             if work is not None and tones_apart is None:
-                tones_apart = bool((tone_shares(*work, grid, cube_xy, settings) < settings.cloth_share).all())
+                toned = tone_shares(*work, grid, cube_xy, settings) >= settings.cloth_share
+                if rings is not None:  # (a cube of the table's tone with a cube's outline is no check)
+                    cells = [(r, c) for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
+                    weak = [rings.get(rc, -math.inf) < settings.stray_tone_weak_ring for rc in cells]
+                    toned &= np.array(weak, dtype=bool)
+                tones_apart = not bool(toned.any())
             if work is not None and tones_apart and tone_shares(*work, grid, p, settings)[0] >= settings.cloth_share:
                 continue
             found.append((float(p[0]), float(p[1])))
@@ -1914,7 +1929,8 @@ def read_shaker(
         frame_bgr, samples, cubes, sample_radii(grid, cands, settings), gains, table_linear, palette, settings
     )
     pool = all_cands[max(0, j - 1) : j + 2]
-    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale))
+    rings = {(t["row"], t["col"]): float(t["ring"]) for t in cell_tests if "ring" in t}
+    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale), rings=rings)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {
         "candidates": cands,

@@ -5,6 +5,7 @@ Each case is a generated scene read right with the setting as it is and refused 
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -96,3 +97,13 @@ def test_a_gray_cube_on_gingham_running_into_its_gap_is_not_the_print():
     frame_bgr, truth = render_scene_set(random.Random(2929), 75)[74]
     assert truth["scene"]["table"] == "gingham"
     _read_right_only_with_the_setting(frame_bgr, truth, {"patch_gap_tone": False})
+
+
+def test_a_check_beyond_the_grid_is_no_cube_out_of_line_beside_outlined_cubes_of_its_tone():
+    # s6464 0431: gingham, 18 degrees of tilt; a white check beyond the grid's corner was counted a cube out of
+    # line because the grid's (well outlined) white and gray cubes share the cloth's tones
+    frame_bgr, truth = render_scene_set(random.Random(6464), 432)[431]
+    assert truth["scene"]["table"] == "gingham"
+    _read_right_only_with_the_setting(frame_bgr, truth, {"stray_tone_weak_ring": math.inf})
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_tone_weak_ring=math.inf))
+    assert before.reason == "a cube is out of line"
