@@ -297,11 +297,16 @@ class ShakerSettings:
     # 0397 gray and white on gingham were refused). On eight sets of 500: 3 fewer false refusals, no incomplete
     # pattern more accepted. False: every such cell is the print (the reader before)
     patch_gap_tone: bool = True
+    # ...and only for a cell with an outline at least this strong (ring): three cells of a printed table at rings
+    # 0.0-0.01 beside the grid, in no tone of the table's sampled around it, were so read as cubes and an
+    # incomplete pattern accepted (incomplete-only set i7272 0250); the cubes so saved had 0.25-0.51
+    patch_gap_tone_ring: float = 0.15
     # out_of_line_cubes counts a shape of the table's own tones beside the grid when a grid cube shows such a tone
     # (that cube may be the cloth's check in the cell, its cube the shape outside): only a grid cube whose outline
     # is weaker than this (verify_cells' ring; empty cells so read: -0.44..0.2, see toned_ring and
-    # knocked_toned_ring). Outlined white and gray cubes on gingham (rings 0.6-0.7, s6464 0431) made a white check
-    # beyond the grid's corner a cube out of line. inf: any grid cube of those tones (the reader before)
+    # knocked_toned_ring), or with no outline found at all (an empty cell on a light table, ring 0.3, no outline:
+    # i7171 0462 accepted otherwise). Outlined white and gray cubes on gingham (rings 0.6-0.7, s6464 0431) made a
+    # white check beyond the grid's corner a cube out of line. inf: any grid cube of those tones (the reader before)
     stray_tone_weak_ring: float = 0.25
 
 
@@ -1567,8 +1572,9 @@ def out_of_line_cubes(
     """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
     cube, whose colour (in the grid's light) is near a palette colour and, given ``work`` (the working Lab
     copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid.
-    ``rings``: the cells' outline strengths (``verify_cells``' ``ring``); given, only a grid cube whose
-    outline is weaker than ``stray_tone_weak_ring`` can be the table's own check in a cube's cell."""
+    ``rings``: the cells' outline strengths (``verify_cells``' ``ring``, -inf where no outline was found);
+    given, only a grid cube whose outline is weaker than ``stray_tone_weak_ring`` can be the table's own
+    check in a cube's cell."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
@@ -1692,7 +1698,8 @@ def table_patch(
     outline was found there (the print's own edges: a gingham check) yet its colour runs wider than
     ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within ``patch_gap_delta_e``), given
     ``tone`` (:func:`vision.shaker_checks.tone_shares` of the cell: ``patch_gap_tone``) in one of the table's
-    own tones around the grid (at least ``cloth_share``): a black cube beside a black one on a dark table, a
+    own tones around the grid (at least ``cloth_share``) or weakly outlined (``ring`` below
+    ``patch_gap_tone_ring``): a black cube beside a black one on a dark table, a
     gray or white cube on gingham run into a dark gap or a check of about their colour yet are no tone of the
     table's (s5353 0123, s2929 0074, 0397: refused complete patterns). A
     cube's face ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297;
@@ -1706,7 +1713,7 @@ def table_patch(
         bool(cell_test["outline"])
         and extent > settings.patch_gap_extent
         and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
-        and (tone is None or tone >= settings.cloth_share)
+        and (tone is None or tone >= settings.cloth_share or float(cell_test["ring"]) < settings.patch_gap_tone_ring)
     )
     return bool(no_outline or like_gap)
 
@@ -1930,7 +1937,8 @@ def read_shaker(
         frame_bgr, samples, cubes, sample_radii(grid, cands, settings), gains, table_linear, palette, settings
     )
     pool = all_cands[max(0, j - 1) : j + 2]
-    rings = {(t["row"], t["col"]): float(t["ring"]) for t in cell_tests if "ring" in t}
+    # (a cell with no outline found counts as weak whatever its ring)
+    rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}
     strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale), rings=rings)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {

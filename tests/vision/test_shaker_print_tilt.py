@@ -99,3 +99,23 @@ def test_a_check_beyond_the_grid_is_no_cube_out_of_line_beside_outlined_cubes_of
     _read_right_only_with_the_setting(frame_bgr, truth, {"stray_tone_weak_ring": math.inf})
     before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_tone_weak_ring=math.inf))
     assert before.reason == "a cube is out of line"
+
+
+def test_an_empty_cell_with_no_outline_still_vouches_for_a_knocked_cube_of_its_tone():
+    # incomplete-only set i7171 (render_scene_set at incomplete_share 1.0), frame 462: on a light table the
+    # knocked-out cube's cell, read as a gray cube of the table's tone, has no outline found (ring 0.3): it may
+    # be the table, so the shape of that tone beyond the grid is still counted a cube out of line
+    frame_bgr, truth = render_scene_set(random.Random(7171), 463, incomplete_share=1.0)[462]
+    assert not truth["valid"] and truth["knocked_out"] is not None
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid
+    assert reading.reason == "a cube is out of line"
+
+
+def test_weakly_outlined_cells_like_their_gaps_stay_the_print_whatever_their_tone():
+    # incomplete-only set i7272, frame 250: a column of a printed table's patches (rings 0.0, like their gaps,
+    # in no tone sampled around the grid) read as cubes; patch_gap_tone_ring keeps them the print
+    frame_bgr, truth = render_scene_set(random.Random(7272), 251, incomplete_share=1.0)[250]
+    assert not truth["valid"] and truth["scene"]["table"] == "printed"
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, patch_gap_tone_ring=-math.inf)).valid
+    assert not read_shaker(frame_bgr).valid
