@@ -7,43 +7,15 @@ Never reads ``../shared``: every print, calibration pair and photo is generated 
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
 from vision import board_reader as br
-from vision.board_reader import calibrate_board, read_board
-from vision.board_scene import random_scene, render_board_photo, render_calibration_pair
+from vision.board_reader import read_board
 
-NORTHS = ("up", "right", "down", "left")
-
-
-def _jpeg(bgr: np.ndarray, quality: int) -> np.ndarray:
-    ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
-
-def _set_photo(seed: int, side: str, i: int) -> tuple[br.BoardCalibration, np.ndarray, dict]:
-    """Print ``seed``'s calibration and photo ``i`` of its generated set, as ``make-board-set`` makes them."""
-    width, height = 1600, 1200
-    rng = random.Random(seed)
-    scene = random_scene(rng, side=side)
-    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=width, height=height)
-    cal = calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"])
-    frame_bgr, truth = render_board_photo(
-        None,
-        random.Random(seed * 1000 + i),
-        scene=scene,
-        north=NORTHS[i % 4],
-        width=width,
-        height=height,
-        hard=i % 5 == 4,
-    )
-    return cal, _jpeg(frame_bgr, 92), truth
+from .board_sets import set_photo
 
 
 @pytest.mark.parametrize(("seed", "side", "i"), [(904, "waterfront", 15), (1104, "waterfront", 12)])
@@ -52,7 +24,7 @@ def test_a_board_on_a_striped_wood_is_found_where_it_is_unlike_the_table(seed: i
     board found": no edge, brightness or colourfulness mask closed around the board, so it was never
     among the outline candidates. Where the photo is unlike its table (``unlike_table_mask``) it is one
     shape, and the board is found and read (fails with ``table_mask`` off)."""
-    cal, frame_bgr, truth = _set_photo(seed, side, i)
+    cal, frame_bgr, truth = set_photo(seed, side, i)
     off = read_board(frame_bgr, cal, replace(br.SETTINGS, table_mask=False))
     assert not off.found and "no board" in (off.reason or "")
     on = read_board(frame_bgr, cal)

@@ -9,12 +9,13 @@ import random
 from dataclasses import replace
 from functools import cache
 
-import cv2
 import numpy as np
 
 from vision import board_reader as br
 from vision.board_reader import BoardCalibration, calibrate_board, read_board
 from vision.board_scene import random_scene, render_board_photo, render_calibration_pair
+
+from .board_sets import set_photo
 
 W, H = 800, 600
 
@@ -86,22 +87,10 @@ def test_a_reading_with_most_cells_unsure_is_refused_as_no_board() -> None:
     assert not read_board(frame_bgr, cal).found
 
 
-def _jpeg(image_bgr: np.ndarray, quality: int) -> np.ndarray:
-    return cv2.imdecode(cv2.imencode(".jpg", image_bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
-
-
 def _hard_photo_19(seed: int, side: str) -> tuple[BoardCalibration, np.ndarray, dict]:
     """Print ``seed``'s calibration (JPEG, as a phone gives it) and photo 19 of its generated set, at 1600 x
     1200 in hard light with north to the left (as ``make-board-set`` makes it)."""
-    width, height = 1600, 1200
-    rng = random.Random(seed)
-    scene = random_scene(rng, side=side)
-    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=width, height=height)
-    cal = calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"])
-    frame_bgr, truth = render_board_photo(
-        None, random.Random(seed * 1000 + 19), scene=scene, north="left", width=width, height=height, hard=True
-    )
-    return cal, _jpeg(frame_bgr, 92), truth
+    return set_photo(seed, side, 19)
 
 
 def test_a_cell_area_off_the_cells_is_refused_not_misread() -> None:
