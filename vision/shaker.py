@@ -46,7 +46,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
   (``toned_open_cells``), three cells the shadow fit explains (``shadow_fit_cells``), an unoutlined cell the
   table in some shade explains (``open_table_cells``). :func:`out_of_line_cubes` counts no shape beside the
-  grid in one of the table's own colours (``stray_not_table_tone``) unless a grid cube shows such a colour.
+  grid in one of the table's own colours (``stray_not_table_tone``) unless a grid cube with a weak outline
+  (``stray_tone_weak_ring``) shows such a colour.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -183,7 +184,11 @@ class ShakerSettings:
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 2.5  # ...and this much nearer the palette than the table in any shadow
     cell_gap_min: float = 2.5  # ...a cell this far in colour from each of the four gaps beside it holds a cube
-    min_median_gap: float = 6.0  # most cubes of a pattern differ from the gaps beside them this much (CIE76)
+    # most cubes of a pattern differ from the gaps beside them this much (CIE76, median). Not lower: 3.0 read
+    # complete patterns of gray and black cubes on printed tables (s3131 0490: 3.2, s6161 0232: 3.9) and no
+    # incomplete one more on eight sets, but accepted two incomplete frames of the untouched seed 8787 (medians
+    # 4.0 and 5.5: a knocked-out cube's cell and two empty cells read as dark cubes like their gaps)
+    min_median_gap: float = 6.0
     table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
     gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
     gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
@@ -238,7 +243,9 @@ class ShakerSettings:
     table_fit_shades: tuple[float, float, float] = (0.15, 1.15, 0.02)
     table_shadow_delta_e: float = 1.0
     table_lit_delta_e: float = 1.5
-    table_lit_shade: float = 0.85
+    # (table_lit_shade: 0.85 before; real gray cubes on gingham fitted the lit table at 0.91 (s7676 0169, s2929 0230,
+    # refused), the empty cells so taken at 0.97-1.15 on eight sets of 500)
+    table_lit_shade: float = 0.95
     table_lit_gap: float = 5.0
     # cloth_cells cells taken for cubes, each with an outline weaker than cloth_ring and a colour that cloth_share
     # of the table's points around the grid (cloth_ring_points: from, to, step in cells beyond it) match within
@@ -276,6 +283,34 @@ class ShakerSettings:
     # within open_table_delta_e (CIE76) is the table (vision.shaker_checks.open_table_cells)
     open_table_ring: float = 0.15
     open_table_delta_e: float = 0.9
+    # the last check of a settled lattice: the cubes' top faces (cube_offset's extent, median, pitches) wider than
+    # this are one object under the lattice, no grid of separate cubes. Apart from max_extent (the refit's limit
+    # on one face): dark cubes on a dark table and cubes touching their neighbours read 1.06-1.07 on the median
+    # (s3131 0433, s5353 0435, s6161 0258 refused) while no incomplete frame was accepted at 1.10 on eight sets.
+    # 1.05: the check as before (max_extent's value)
+    grid_max_extent: float = 1.10
+    # table_cells' cast-shadow rule (the stand-out exception's cells) only for a factor at least this: a cube's cast
+    # shadow darkens the table to about half at most, while a gray cube on a light table is the table at 0.31-0.41
+    # (s3131 0395, s6161 0405, s6464 0323: refused as an empty cell in shadow). Empty cells so caught: 0.97-1.03,
+    # and two at 0.41 in one frame (s6161 0382) that other checks refuse too. 0.0: every factor (as before)
+    table_shadow_min_shade: float = 0.45
+    # an outlined cell like its gap (table_patch's second rule) is the table's print only when its colour is one of
+    # the table's own tones around the grid (vision.shaker_checks.tone_shares, cloth_share): cubes of the table's
+    # darker or lighter colours run into a gap of their colour (s5353 0123 black on a dark table, s2929 0074 and
+    # 0397 gray and white on gingham were refused). On eight sets of 500: 3 fewer false refusals, no incomplete
+    # pattern more accepted. False: every such cell is the print (the reader before)
+    patch_gap_tone: bool = True
+    # ...and only for a cell with an outline at least this strong (ring): three cells of a printed table at rings
+    # 0.0-0.01 beside the grid, in no tone of the table's sampled around it, were so read as cubes and an
+    # incomplete pattern accepted (incomplete-only set i7272 0250); the cubes so saved had 0.25-0.51
+    patch_gap_tone_ring: float = 0.15
+    # out_of_line_cubes counts a shape of the table's own tones beside the grid when a grid cube shows such a tone
+    # (that cube may be the cloth's check in the cell, its cube the shape outside): only a grid cube whose outline
+    # is weaker than this (verify_cells' ring; empty cells so read: -0.44..0.2, see toned_ring and
+    # knocked_toned_ring), or with no outline found at all (an empty cell on a light table, ring 0.3, no outline:
+    # i7171 0462 accepted otherwise). Outlined white and gray cubes on gingham (rings 0.6-0.7, s6464 0431) made a
+    # white check beyond the grid's corner a cube out of line. inf: any grid cube of those tones (the reader before)
+    stray_tone_weak_ring: float = 0.25
     # the chosen lattice's last check (verify_cells' ``faces``, :func:`face_edges`): a cell judged the table yet
     # near a palette colour (face_max_delta_e, CIE76), when face_min_cubes other cells are cubes, holds a cube
     # when its top face's four straight edges show at the lattice's angle: the frame's colour, resampled along
@@ -1701,10 +1736,14 @@ def out_of_line_cubes(
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     work: tuple[np.ndarray, float] | None = None,
+    rings: Mapping[tuple[int, int], float] | None = None,
 ) -> list[tuple[float, float]]:
     """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
     cube, whose colour (in the grid's light) is near a palette colour and, given ``work`` (the working Lab
-    copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid."""
+    copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid.
+    ``rings``: the cells' outline strengths (``verify_cells``' ``ring``, -inf where no outline was found);
+    given, only a grid cube whose outline is weaker than ``stray_tone_weak_ring`` can be the table's own
+    check in a cube's cell."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
@@ -1742,7 +1781,12 @@ def out_of_line_cubes(
             if np.sqrt(((ref - lab) ** 2).sum(1)).min() > max_de:
                 continue
             if work is not None and tones_apart is None:
-                tones_apart = bool((tone_shares(*work, grid, cube_xy, settings) < settings.cloth_share).all())
+                toned = tone_shares(*work, grid, cube_xy, settings) >= settings.cloth_share
+                if rings is not None:  # (a cube of the table's tone with a cube's outline is no check)
+                    cells = [(r, c) for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
+                    weak = [rings.get(rc, -math.inf) < settings.stray_tone_weak_ring for rc in cells]
+                    toned &= np.array(weak, dtype=bool)
+                tones_apart = not bool(toned.any())
             if work is not None and tones_apart and tone_shares(*work, grid, p, settings)[0] >= settings.cloth_share:
                 continue
             found.append((float(p[0]), float(p[1])))
@@ -1815,11 +1859,18 @@ def on_an_edge(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_
     )
 
 
-def table_patch(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+def table_patch(
+    cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS, tone: float | None = None
+) -> bool:
     """Whether a cell taken for a cube is a patch of the table: its colour region runs wider than a cell
     (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or an
     outline was found there (the print's own edges: a gingham check) yet its colour runs wider than
-    ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within ``patch_gap_delta_e``). A
+    ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within ``patch_gap_delta_e``), given
+    ``tone`` (:func:`vision.shaker_checks.tone_shares` of the cell: ``patch_gap_tone``) in one of the table's
+    own tones around the grid (at least ``cloth_share``) or weakly outlined (``ring`` below
+    ``patch_gap_tone_ring``): a black cube beside a black one on a dark table, a
+    gray or white cube on gingham run into a dark gap or a check of about their colour yet are no tone of the
+    table's (s5353 0123, s2929 0074, 0397: refused complete patterns). A
     cube's face ends at its edges, and the table shows between cubes (s2222 0194, 0403; s9001 0297;
     s1111 0200: an empty cell read as white or gray, an incomplete pattern accepted). A black cube on a
     dark table with no outline found, its colour running into the table, stays a cube (s777 0210,
@@ -1831,6 +1882,7 @@ def table_patch(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT
         bool(cell_test["outline"])
         and extent > settings.patch_gap_extent
         and float(cell_test["d_gap"]) < settings.patch_gap_delta_e
+        and (tone is None or tone >= settings.cloth_share or float(cell_test["ring"]) < settings.patch_gap_tone_ring)
     )
     return bool(no_outline or like_gap)
 
@@ -2077,7 +2129,9 @@ def read_shaker(
         frame_bgr, samples, cubes, sample_radii(grid, cands, settings), gains, table_linear, palette, settings
     )
     pool = all_cands[max(0, j - 1) : j + 2]
-    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale))
+    # (a cell with no outline found counts as weak whatever its ring)
+    rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}
+    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale), rings=rings)
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {
         "candidates": cands,
@@ -2094,13 +2148,17 @@ def read_shaker(
     # on it) is part of a larger patch of that colour: the table's print (a checked cloth's square), not a
     # cube; a cube found there whose colour runs into a table of about its colour (white on white) stays
     patches = [t for t in cell_tests if t["cube"] and table_patch(t, settings)]
+    if patches and settings.patch_gap_tone:  # (a cell like its gap is the print only in one of the table's tones)
+        points = np.array([grid.centre(t["row"], t["col"]) for t in patches])
+        tones = tone_shares(lab, scale, grid, points, settings)
+        patches = [t for t, tone in zip(patches, tones, strict=True) if table_patch(t, settings, float(tone))]
     if reason is None and patches:
         for t in patches:
             t["cube"] = False
         reason = f"{9 - len(patches)} cubes in the grid"
     extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
     if reason is None and (
-        gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.max_extent
+        gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.grid_max_extent
     ):
         reason = "no pattern: no grid of separate cubes"
     gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]

@@ -58,7 +58,9 @@ def table_cells(
     - the cell is a cube only by :func:`vision.shaker.verify_cells`' stand-out exception (the table in
       some shadow explains it better than the palette by ``cell_table_margin``) and the fit is within
       ``table_shadow_delta_e``: the cubes' cast shadow on an empty cell, lit gaps around it (fresh sets:
-      such empty cells fit within 0.5-0.9, the one real cube so taken 1.6, a black cube of the dev set 1.07);
+      such empty cells fit within 0.5-0.9, the one real cube so taken 1.6, a black cube of the dev set 1.07),
+      the factor at least ``table_shadow_min_shade`` (a cast shadow darkens the table to about half at most; a
+      gray cube on a light table is that table at about a third);
     - or the factor is about one (``table_lit_shade``: the table in full light), the cell's colour within
       ``table_lit_gap`` of a gap beside it and the fit within ``table_lit_delta_e``: an empty cell on a
       light table read as white or gray (fits 0.5-1.3; no accepted real cube so on the fresh sets).
@@ -85,9 +87,8 @@ def table_cells(
             t["d_shadow"], t["shade"] = round(d, 2), round(s, 2)
         only_stand_out = float(t["d_table"]) + settings.cell_table_margin < float(t["d_palette"])
         lit_like_its_gaps = s >= settings.table_lit_shade and float(t["d_gap"]) < settings.table_lit_gap
-        if (only_stand_out and d < settings.table_shadow_delta_e) or (
-            lit_like_its_gaps and d < settings.table_lit_delta_e
-        ):
+        cast = only_stand_out and d < settings.table_shadow_delta_e and s >= settings.table_shadow_min_shade
+        if cast or (lit_like_its_gaps and d < settings.table_lit_delta_e):
             out.append(key)
     return out
 
