@@ -338,6 +338,10 @@ class ShakerSettings:
     # ...after the refit, and the window so moved wins with this many more cubes verified (its last look with faces)
     # and none of them in a common table tone (face_max_tone); one more cube was a gingham's texture on seed 3131
     window_faces_gain: int = 2
+    # a cell whose top face verify_cells found (face_edges: four crisp straight edges at the lattice's angle) is
+    # a cube for table_cells too: that the table in some shade explains its colour is what made the face look
+    # needed (a gray cube in its neighbours' shadow). False: table_cells judges it by colour (as before)
+    face_vouches: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()

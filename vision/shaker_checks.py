@@ -80,8 +80,8 @@ def table_cells(
     out = []
     for t in cell_tests:
         key = (int(t["row"]), int(t["col"]))
-        if not t.get("cube") or key not in by_cell:
-            continue
+        if not t.get("cube") or key not in by_cell or (settings.face_vouches and t.get("face")):
+            continue  # (a cube by its top face's edges: see face_vouches)
         d, s = by_cell[key]
         if isinstance(t, dict):
             t["d_shadow"], t["shade"] = round(d, 2), round(s, 2)
