@@ -23,7 +23,9 @@ A chain of named stages, each a public function taking its settings explicitly:
    :func:`chroma_excess`, or whose fine structure rose well above its empty print's, :func:`fine_energy`
    (faint tree art on a green print), is covered), then named from the tile looks learnt from the known
    layout; a reading of a weak picture in a cell washed towards white, from a tile whose picture matches
-   better, is doubted (:func:`glare_alpha`, ``glare_doubt``: flagged to confirm, never changed);
+   better, is doubted (:func:`glare_alpha`, ``glare_doubt``: flagged to confirm, never changed); a cell
+   darker than a tile's look in every channel is compared again brightened back (:func:`shade_distances`:
+   a road in a cast shadow sharper than the fitted light is not a factory);
 6. :func:`read_board` — refusal (no board, cut off, too blurred, cells that do not line up with their own
    grid lines as the known layout's do: ``min_grid_ratio``, most cells unsure: ``max_unsure_fraction``)
    and low-confidence cells.
@@ -157,6 +159,15 @@ class ReaderSettings:
     glare_max: float = 0.8
     glare_min_correlation: float = 0.35  # ... only for a reading whose picture matches the cell this well
     glare_penalty: float = 4.0  # distance added per unit of glare needed
+    # a cell darker than a tile type's look in every channel (by the common factor, shade_max or less) may be that
+    # tile in a cast shadow, sharper than the fitted light follows (a road in a hand's shadow gone factory-dark):
+    # it is compared again with its centre brightened back by that factor (at most 1 / shade_floor), plus
+    # shade_penalty per unit of log factor (1: off). Misread cells 9 -> 6 on dev, 1701-1706, 1901-1906 and
+    # 2201-2208 (two unflagged roads read as factories in a shadow now right), right cells flagged 148 -> 142;
+    # penalty 0.5 costs a dev factory (read as a shaded road), 1.5-2 keep a shaded road read as a factory
+    shade_max: float = 0.85
+    shade_floor: float = 0.3
+    shade_penalty: float = 1.0
     # against the empty look, windows lose each channel's level (0), slope (1) or curvature (2); 1 read one
     # print's plain park tiles better but unseen prints and the dev photos worse, so 0
     empty_trend_order: int = 0
@@ -1139,6 +1150,53 @@ def glare_distances(
     return out
 
 
+def shade_distances(
+    corrected_bgr: np.ndarray,
+    energy: np.ndarray,
+    dist: list[dict[str, float]],
+    looks: CellLooks,
+    cell_px: int,
+    margin: int,
+    settings: ReaderSettings = SETTINGS,
+    totals: list[dict[str, float]] | None = None,
+) -> list[dict[str, float]]:
+    """Distances again where a cell may be a tile darkened by a cast shadow (a road gone factory-dark).
+
+    A shadow sharper than the light fitted on the cells (a hand's, a phone's) scales a tile's colours down:
+    a gray road turns as dark as a black factory and its colour statistics read as one, while its picture
+    (an illustration the known layout may not have shown) matches nothing clearly. For each tile reading,
+    a cell darker than that reading's mean look in every channel, by the common factor ``g`` (at most
+    ``shade_max``), is brightened back by ``1 / g`` (``g`` no less than ``shade_floor``) and compared again;
+    the smaller distance counts, plus ``shade_penalty`` per unit of ``-log g``. Empty looks are left as
+    they are (a print in shadow is its own look, and their distances carry the structure penalties).
+
+    With ``totals`` (of :func:`_totals` for ``dist``), readings that could not reach the two best of their
+    cell even at no distance are skipped: same result, less work.
+    """
+    out = [dict(x) for x in dist]
+    if settings.shade_max >= 1.0:  # off
+        return out
+    d = int(round(settings.patch_inset * cell_px))
+    means = cell_means(corrected_bgr, cell_px, margin)
+    for letter, examples in looks.tiles.items():
+        g = (means / np.maximum(looks.tile_means[letter], 1.0)).max(axis=1)
+        e = np.asarray(examples) / looks.scale
+        for i in np.flatnonzero(g <= settings.shade_max):
+            gi = max(float(g[i]), settings.shade_floor)
+            penalty = -settings.shade_penalty * math.log(gi)
+            if totals is not None:
+                credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
+                second = sorted(totals[i].values())[1]
+                if penalty - credit >= min(totals[i][letter], second):
+                    continue
+            patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].astype(np.float32)
+            back = np.clip(patch * np.float32(1.0 / gi), 0, 255)
+            f = _patch_feature(back, float(energy[i]) / gi) / looks.scale
+            again = float(np.sqrt(((e - f) ** 2).sum(axis=1)).min()) + penalty
+            out[i][letter] = min(out[i][letter], again)
+    return out
+
+
 def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     """The fine structure of a rectified board (float): light ramps, glare and colour casts removed."""
     f = board_bgr.astype(np.float32)
@@ -1578,6 +1636,9 @@ def classify_cells(
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
             totals = _totals(dist, ncc, structured, settings, gates)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
+        if settings.shade_max < 1.0 and last:
+            totals = _totals(dist, ncc, structured, settings, gates)
+            dist = shade_distances(corrected, energy / gain, dist, looks, c, m, settings, totals)
         letters, confidence = _decide(dist, ncc, structured, settings, gates)
         if iteration == 0:
             border_light_letters = list(letters)
