@@ -159,6 +159,10 @@ class ReaderSettings:
     glare_max: float = 0.8
     glare_min_correlation: float = 0.35  # ... only for a reading whose picture matches the cell this well
     glare_penalty: float = 4.0  # distance added per unit of glare needed
+    # ... and tried again once the photo's own sure tiles have taught their pictures (photo_examples_confidence):
+    # a factory washed out beyond a clear match with the known layout's factories may still match the photo's
+    # own (same light, same illustration) clearly (False: off)
+    glare_after_examples: bool = True
     # a cell darker than a tile type's look in every channel (by the common factor, shade_max or less) may be that
     # tile in a cast shadow, sharper than the fitted light follows (a road in a hand's shadow gone factory-dark):
     # it is compared again with its centre brightened back by that factor (at most 1 / shade_floor), plus
@@ -1680,6 +1684,9 @@ def classify_cells(
                         dist[i][EMPTY] = min(dist[i][EMPTY], near)
             if gates is not None:
                 gates = colour_gates(corrected, ncc, looks, c, m, settings, ground=ground)
+            if settings.glare_min < 1.0 and settings.glare_after_examples:
+                totals = _totals(dist, ncc, structured, settings, gates)
+                dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
     if settings.plain_fine_weight > 0:  # a cell too plain for any tile's picture, likewise
         span = settings.plain_fine_from - settings.plain_fine_full

@@ -98,3 +98,33 @@ def test_shade_distances_bring_a_darkened_tile_back_to_its_own_look() -> None:
     assert min(dist[road], key=lambda k: dist[road][k]) != "R"  # without it, the darkened road is not a road
     # off (shade_max 1): nothing is compared again
     assert br.shade_distances(dark, energy, dist, looks, c, m, SHADE_OFF) == dist
+
+
+@cache
+def _other(seed: int, side: str, photo: int) -> tuple[BoardCalibration, np.ndarray, dict]:
+    """The calibration and photo ``photo`` of ``make-board-set --seed seed --side side``."""
+    rng = random.Random(seed)
+    scene = random_scene(rng, side=side)
+    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=W, height=H)
+    cal = calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"])
+    frame, truth = render_board_photo(
+        None,
+        random.Random(seed * 1000 + photo),
+        scene=scene,
+        north=br.NORTHS[photo % 4],
+        width=W,
+        height=H,
+        hard=photo % 5 == 4,
+    )
+    return cal, _jpeg(frame, 92), truth
+
+
+def test_a_factory_under_glare_whose_picture_the_photo_taught_is_read_a_factory() -> None:
+    """Seed 1706 (waterfront) photo 023: a factory washed out by glare matches the known layout's factories
+    too weakly for the glare retry (``glare_min_correlation``), but the photo's own surely read factories
+    match it clearly (``photo_examples_confidence``): with the retry run again after them
+    (``glare_after_examples``) it is read a factory. Fails with ``glare_after_examples`` off (read a road)."""
+    cal, frame, truth = _other(1706, "waterfront", 23)
+    assert _wrong(read_board(frame, cal), truth) == []
+    off = _wrong(read_board(frame, cal, replace(br.SETTINGS, glare_after_examples=False)), truth)
+    assert [(r, c, t, g) for r, c, t, g, _ in off] == [(1, 0, "F", "R")]
