@@ -115,8 +115,12 @@ class ReaderSettings:
     correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
     light_iterations: int = 3  # read, fit the light on the reading, read again
     weak_correlation: float = 0.5  # a picture match below this (unseen art, chance) ...
-    colour_gap: float = 10.0  # ... counts less for a reading whose mean colour is this much (CIE76) further than
-    colour_gap_ramp: float = 10.0  # the nearest reading's, and nothing beyond this much more (ramp: inf: off)
+    # ... counts less for a reading whose mean colour is colour_gap (CIE76) further than the nearest reading's,
+    # and nothing beyond colour_gap_ramp more (ramp inf: off). 10 -> 6: a crossroads the known layout never showed
+    # (only curved roads) matched a shop's picture at 0.29 and the roads' at 0.17 and was read a shop, its gray
+    # only 8.7 further from the shops' mean colour (white building on blue) than from the roads'
+    colour_gap: float = 6.0
+    colour_gap_ramp: float = 10.0
     # ... and likewise a picture match below this whose ground colour (median a*b*) is further than the
     # nearest type's by ground_gap (in full ground_gap_ramp more): the ground of a tile does not change with
     # its art (a gray road is never a park, whatever lines are drawn on it); glare takes chroma, not hue
@@ -172,6 +176,9 @@ class ReaderSettings:
     shade_max: float = 0.85
     shade_floor: float = 0.3
     shade_penalty: float = 1.0
+    # ... and colour_gates measure such a cell's mean colour against that type brightened back likewise (a road in
+    # a shadow keeps its picture's evidence; with colour_gap 6 it lost it again and read a factory) (False: off)
+    shade_gates: bool = True
     # against the empty look, windows lose each channel's level (0), slope (1) or curvature (2); 1 read one
     # print's plain park tiles better but unseen prints and the dev photos worse, so 0
     empty_trend_order: int = 0
@@ -1774,10 +1781,19 @@ def colour_gates(
     """
     if not math.isfinite(settings.colour_gap_ramp):
         return None
-    means = _lab(cell_means(corrected_bgr, cell_px, margin))
+    bgr = cell_means(corrected_bgr, cell_px, margin)
+    means = _lab(bgr)
     types = list(looks.tile_means)
     expected = _lab(np.array([looks.tile_means[t] for t in types]))
     far = np.sqrt(((means[:, None, :] - expected[None, :, :]) ** 2).sum(axis=2))  # 36 x types
+    if settings.shade_gates and settings.shade_max < 1.0:
+        # a cell darker than a type's look in every channel is measured against it brightened back, as in
+        # shade_distances (a road in a cast shadow is not far from a road's colour)
+        for k, t in enumerate(types):
+            g = np.maximum((bgr / np.maximum(looks.tile_means[t], 1.0)).max(axis=1), settings.shade_floor)
+            lit = _lab(np.clip(bgr / g[:, None], 0, 255))
+            near = np.sqrt(((lit - expected[k]) ** 2).sum(axis=1))
+            far[:, k] = np.where(g <= settings.shade_max, np.minimum(far[:, k], near), far[:, k])
     # between tile types only: a tile in its cell's colour (a park on green) is still told by its picture
     nearest = far.min(axis=1)
     excess = np.clip((far - nearest[:, None] - settings.colour_gap) / settings.colour_gap_ramp, 0.0, 1.0)

@@ -70,7 +70,13 @@ def test_a_road_in_a_cast_shadow_is_read_a_road_not_a_factory() -> None:
 
     off = _wrong(read_board(frame, cal, SHADE_OFF), truth)
     assert [(r, c, t, g) for r, c, t, g, _ in off] == [(3, 4, "R", "F")]
-    assert off[0][4] >= br.SETTINGS.low_confidence  # not even flagged for the player to confirm
+    # the colour gate measuring it unshaded (shade_gates off) takes its picture's evidence away: a factory again
+    ungated = _wrong(read_board(frame, cal, replace(br.SETTINGS, shade_gates=False)), truth)
+    assert [(r, c, t, g) for r, c, t, g, _ in ungated] == [(3, 4, "R", "F")]
+    # with the colour gap of before (10), and the shade retry off, it was not even flagged
+    before = _wrong(read_board(frame, cal, replace(SHADE_OFF, colour_gap=10.0)), truth)
+    assert [(r, c, t, g) for r, c, t, g, _ in before] == [(3, 4, "R", "F")]
+    assert before[0][4] >= br.SETTINGS.low_confidence
 
 
 def test_a_second_shaded_road_of_the_same_print_is_read_right() -> None:
@@ -128,3 +134,15 @@ def test_a_factory_under_glare_whose_picture_the_photo_taught_is_read_a_factory(
     assert _wrong(read_board(frame, cal), truth) == []
     off = _wrong(read_board(frame, cal, replace(br.SETTINGS, glare_after_examples=False)), truth)
     assert [(r, c, t, g) for r, c, t, g, _ in off] == [(1, 0, "F", "R")]
+
+
+def test_a_road_of_unseen_art_that_weakly_matches_a_shops_picture_is_read_by_its_colour() -> None:
+    """Seed 2213 (inland): the known layout shows only curved roads; a crossroads matches the shops' picture
+    (white building on blue) a little better than the roads' and its gray is 8.7 (CIE76) further from the
+    shops' mean colour than from the roads': within the old ``colour_gap`` (10) the weak match counted in full
+    and the road read as a shop. Fails with ``colour_gap`` 10."""
+    for photo in (4, 10):
+        cal, frame, truth = _other(2213, "inland", photo)
+        assert _wrong(read_board(frame, cal), truth) == []
+        off = _wrong(read_board(frame, cal, replace(br.SETTINGS, colour_gap=10.0)), truth)
+        assert [(t, g) for _, _, t, g, _ in off] == [("R", "S")]
