@@ -23,7 +23,9 @@ A chain of named stages, each a public function taking its settings explicitly:
    :func:`chroma_excess`, or whose fine structure rose well above its empty print's, :func:`fine_energy`
    (faint tree art on a green print), is covered), then named from the tile looks learnt from the known
    layout; a reading of a weak picture in a cell washed towards white, from a tile whose picture matches
-   better, is doubted (:func:`glare_alpha`, ``glare_doubt``: flagged to confirm, never changed);
+   better, is doubted (:func:`glare_alpha`, ``glare_doubt``: flagged to confirm, never changed); a cell
+   darker than a tile's look in every channel is compared again brightened back (:func:`shade_distances`:
+   a road in a cast shadow sharper than the fitted light is not a factory);
 6. :func:`read_board` — refusal (no board, cut off, too blurred, cells that do not line up with their own
    grid lines as the known layout's do: ``min_grid_ratio``, most cells unsure: ``max_unsure_fraction``)
    and low-confidence cells.
@@ -117,8 +119,12 @@ class ReaderSettings:
     correlation_base: float = 0.1  # correlation counted as no evidence (chance matches against many looks)
     light_iterations: int = 3  # read, fit the light on the reading, read again
     weak_correlation: float = 0.5  # a picture match below this (unseen art, chance) ...
-    colour_gap: float = 10.0  # ... counts less for a reading whose mean colour is this much (CIE76) further than
-    colour_gap_ramp: float = 10.0  # the nearest reading's, and nothing beyond this much more (ramp: inf: off)
+    # ... counts less for a reading whose mean colour is colour_gap (CIE76) further than the nearest reading's,
+    # and nothing beyond colour_gap_ramp more (ramp inf: off). 10 -> 6: a crossroads the known layout never showed
+    # (only curved roads) matched a shop's picture at 0.29 and the roads' at 0.17 and was read a shop, its gray
+    # only 8.7 further from the shops' mean colour (white building on blue) than from the roads'
+    colour_gap: float = 6.0
+    colour_gap_ramp: float = 10.0
     # ... and likewise a picture match below this whose ground colour (median a*b*) is further than the
     # nearest type's by ground_gap (in full ground_gap_ramp more): the ground of a tile does not change with
     # its art (a gray road is never a park, whatever lines are drawn on it); glare takes chroma, not hue
@@ -161,6 +167,22 @@ class ReaderSettings:
     glare_max: float = 0.8
     glare_min_correlation: float = 0.35  # ... only for a reading whose picture matches the cell this well
     glare_penalty: float = 4.0  # distance added per unit of glare needed
+    # ... and tried again once the photo's own sure tiles have taught their pictures (photo_examples_confidence):
+    # a factory washed out beyond a clear match with the known layout's factories may still match the photo's
+    # own (same light, same illustration) clearly (False: off)
+    glare_after_examples: bool = True
+    # a cell darker than a tile type's look in every channel (by the common factor, shade_max or less) may be that
+    # tile in a cast shadow, sharper than the fitted light follows (a road in a hand's shadow gone factory-dark):
+    # it is compared again with its centre brightened back by that factor (at most 1 / shade_floor), plus
+    # shade_penalty per unit of log factor (1: off). Misread cells 9 -> 6 on dev, 1701-1706, 1901-1906 and
+    # 2201-2208 (two unflagged roads read as factories in a shadow now right), right cells flagged 148 -> 142;
+    # penalty 0.5 costs a dev factory (read as a shaded road), 1.5-2 keep a shaded road read as a factory
+    shade_max: float = 0.85
+    shade_floor: float = 0.3
+    shade_penalty: float = 1.0
+    # ... and colour_gates measure such a cell's mean colour against that type brightened back likewise (a road in
+    # a shadow keeps its picture's evidence; with colour_gap 6 it lost it again and read a factory) (False: off)
+    shade_gates: bool = True
     # against the empty look, windows lose each channel's level (0), slope (1) or curvature (2); 1 read one
     # print's plain park tiles better but unseen prints and the dev photos worse, so 0
     empty_trend_order: int = 0
@@ -1178,6 +1200,53 @@ def glare_distances(
     return out
 
 
+def shade_distances(
+    corrected_bgr: np.ndarray,
+    energy: np.ndarray,
+    dist: list[dict[str, float]],
+    looks: CellLooks,
+    cell_px: int,
+    margin: int,
+    settings: ReaderSettings = SETTINGS,
+    totals: list[dict[str, float]] | None = None,
+) -> list[dict[str, float]]:
+    """Distances again where a cell may be a tile darkened by a cast shadow (a road gone factory-dark).
+
+    A shadow sharper than the light fitted on the cells (a hand's, a phone's) scales a tile's colours down:
+    a gray road turns as dark as a black factory and its colour statistics read as one, while its picture
+    (an illustration the known layout may not have shown) matches nothing clearly. For each tile reading,
+    a cell darker than that reading's mean look in every channel, by the common factor ``g`` (at most
+    ``shade_max``), is brightened back by ``1 / g`` (``g`` no less than ``shade_floor``) and compared again;
+    the smaller distance counts, plus ``shade_penalty`` per unit of ``-log g``. Empty looks are left as
+    they are (a print in shadow is its own look, and their distances carry the structure penalties).
+
+    With ``totals`` (of :func:`_totals` for ``dist``), readings that could not reach the two best of their
+    cell even at no distance are skipped: same result, less work.
+    """
+    out = [dict(x) for x in dist]
+    if settings.shade_max >= 1.0:  # off
+        return out
+    d = int(round(settings.patch_inset * cell_px))
+    means = cell_means(corrected_bgr, cell_px, margin)
+    for letter, examples in looks.tiles.items():
+        g = (means / np.maximum(looks.tile_means[letter], 1.0)).max(axis=1)
+        e = np.asarray(examples) / looks.scale
+        for i in np.flatnonzero(g <= settings.shade_max):
+            gi = max(float(g[i]), settings.shade_floor)
+            penalty = -settings.shade_penalty * math.log(gi)
+            if totals is not None:
+                credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
+                second = sorted(totals[i].values())[1]
+                if penalty - credit >= min(totals[i][letter], second):
+                    continue
+            patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].astype(np.float32)
+            back = np.clip(patch * np.float32(1.0 / gi), 0, 255)
+            f = _patch_feature(back, float(energy[i]) / gi) / looks.scale
+            again = float(np.sqrt(((e - f) ** 2).sum(axis=1)).min()) + penalty
+            out[i][letter] = min(out[i][letter], again)
+    return out
+
+
 def _detail(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     """The fine structure of a rectified board (float): light ramps, glare and colour casts removed."""
     f = board_bgr.astype(np.float32)
@@ -1617,6 +1686,9 @@ def classify_cells(
         if settings.glare_min < 1.0 and iteration + 1 == settings.light_iterations:
             totals = _totals(dist, ncc, structured, settings, gates)
             dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
+        if settings.shade_max < 1.0 and last:
+            totals = _totals(dist, ncc, structured, settings, gates)
+            dist = shade_distances(corrected, energy / gain, dist, looks, c, m, settings, totals)
         letters, confidence = _decide(dist, ncc, structured, settings, gates)
         if iteration == 0:
             border_light_letters = list(letters)
@@ -1658,6 +1730,9 @@ def classify_cells(
                         dist[i][EMPTY] = min(dist[i][EMPTY], near)
             if gates is not None:
                 gates = colour_gates(corrected, ncc, looks, c, m, settings, ground=ground)
+            if settings.glare_min < 1.0 and settings.glare_after_examples:
+                totals = _totals(dist, ncc, structured, settings, gates)
+                dist = glare_distances(corrected, energy / gain, dist, looks, c, m, settings, totals, ncc)
             letters, confidence = _decide(dist, ncc, structured, settings, gates)
     if settings.plain_fine_weight > 0:  # a cell too plain for any tile's picture, likewise
         span = settings.plain_fine_from - settings.plain_fine_full
@@ -1745,10 +1820,19 @@ def colour_gates(
     """
     if not math.isfinite(settings.colour_gap_ramp):
         return None
-    means = _lab(cell_means(corrected_bgr, cell_px, margin))
+    bgr = cell_means(corrected_bgr, cell_px, margin)
+    means = _lab(bgr)
     types = list(looks.tile_means)
     expected = _lab(np.array([looks.tile_means[t] for t in types]))
     far = np.sqrt(((means[:, None, :] - expected[None, :, :]) ** 2).sum(axis=2))  # 36 x types
+    if settings.shade_gates and settings.shade_max < 1.0:
+        # a cell darker than a type's look in every channel is measured against it brightened back, as in
+        # shade_distances (a road in a cast shadow is not far from a road's colour)
+        for k, t in enumerate(types):
+            g = np.maximum((bgr / np.maximum(looks.tile_means[t], 1.0)).max(axis=1), settings.shade_floor)
+            lit = _lab(np.clip(bgr / g[:, None], 0, 255))
+            near = np.sqrt(((lit - expected[k]) ** 2).sum(axis=1))
+            far[:, k] = np.where(g <= settings.shade_max, np.minimum(far[:, k], near), far[:, k])
     # between tile types only: a tile in its cell's colour (a park on green) is still told by its picture
     nearest = far.min(axis=1)
     excess = np.clip((far - nearest[:, None] - settings.colour_gap) / settings.colour_gap_ramp, 0.0, 1.0)
