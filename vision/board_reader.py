@@ -1151,6 +1151,38 @@ def glare_alpha(means: np.ndarray, looks: CellLooks, settings: ReaderSettings = 
     }
 
 
+def _out_of_reach(
+    dist: list[dict[str, float]], totals: list[dict[str, float]] | None, i: int, letter: str, penalty: float
+) -> bool:
+    """With ``totals`` (of :func:`_totals` for ``dist``): cell ``i`` read as ``letter`` could not reach the
+    two best of its cell even at no distance plus ``penalty``, so it need not be compared again."""
+    if totals is None:
+        return False
+    credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
+    second = sorted(totals[i].values())[1]
+    return penalty - credit >= min(totals[i][letter], second)
+
+
+def _distance_undone(
+    corrected_bgr: np.ndarray,
+    i: int,
+    cell_px: int,
+    margin: int,
+    inset: int,
+    white: float,
+    divisor: float,
+    energy: float,
+    examples: np.ndarray,
+    looks: CellLooks,
+) -> float:
+    """Cell ``i``'s feature distance to the nearest of ``examples`` once a light is undone from its patch:
+    ``(patch - white) / divisor`` (glare: ``white`` 255 a, ``divisor`` 1 - a; a shadow: 0, its factor)."""
+    patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, inset)].astype(np.float32)
+    back = np.clip((patch - np.float32(white)) * np.float32(1.0 / divisor), 0, 255)
+    f = _patch_feature(back, energy / divisor) / looks.scale
+    return float(np.sqrt(((examples - f) ** 2).sum(axis=1)).min())
+
+
 def glare_distances(
     corrected_bgr: np.ndarray,
     energy: np.ndarray,
@@ -1186,17 +1218,13 @@ def glare_distances(
             a = float(alpha[i])
             if ncc is not None and ncc[i][letter] < settings.glare_min_correlation:
                 continue
-            if totals is not None:
-                credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
-                second = sorted(totals[i].values())[1]
-                if settings.glare_penalty * a - credit >= min(totals[i][letter], second):
-                    continue
-            patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].astype(np.float32)
-            back = np.clip((patch - np.float32(255.0 * a)) * np.float32(1.0 / (1.0 - a)), 0, 255)
-            f = _patch_feature(back, float(energy[i]) / (1.0 - a)) / looks.scale
+            if _out_of_reach(dist, totals, i, letter, settings.glare_penalty * a):
+                continue
             e = examples[0] if examples is not None else np.asarray(looks.empty[i]) / looks.scale
-            again = float(np.sqrt(((e - f) ** 2).sum(axis=1)).min()) + settings.glare_penalty * a
-            out[i][letter] = min(out[i][letter], again)
+            back = _distance_undone(
+                corrected_bgr, i, cell_px, margin, d, 255.0 * a, 1.0 - a, float(energy[i]), e, looks
+            )
+            out[i][letter] = min(out[i][letter], back + settings.glare_penalty * a)
     return out
 
 
@@ -1234,16 +1262,10 @@ def shade_distances(
         for i in np.flatnonzero(g <= settings.shade_max):
             gi = max(float(g[i]), settings.shade_floor)
             penalty = -settings.shade_penalty * math.log(gi)
-            if totals is not None:
-                credit = dist[i][letter] - totals[i][letter]  # what correlation takes off this reading
-                second = sorted(totals[i].values())[1]
-                if penalty - credit >= min(totals[i][letter], second):
-                    continue
-            patch = corrected_bgr[_cell_slice(i // SIZE, i % SIZE, cell_px, margin, d)].astype(np.float32)
-            back = np.clip(patch * np.float32(1.0 / gi), 0, 255)
-            f = _patch_feature(back, float(energy[i]) / gi) / looks.scale
-            again = float(np.sqrt(((e - f) ** 2).sum(axis=1)).min()) + penalty
-            out[i][letter] = min(out[i][letter], again)
+            if _out_of_reach(dist, totals, i, letter, penalty):
+                continue
+            back = _distance_undone(corrected_bgr, i, cell_px, margin, d, 0.0, gi, float(energy[i]), e, looks)
+            out[i][letter] = min(out[i][letter], back + penalty)
     return out
 
 

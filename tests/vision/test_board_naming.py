@@ -9,45 +9,24 @@ in photo 023 surely enough not to be flagged.
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from functools import cache
 
-import cv2
 import numpy as np
 
 from vision import board_reader as br
-from vision.board_reader import BoardCalibration, calibrate_board, read_board
-from vision.board_scene import random_scene, render_board_photo, render_calibration_pair
+from vision.board_reader import read_board
 
-W, H = 1600, 1200
+from .board_sets import set_calibration, set_photo
+
 SEED, SIDE = 2201, "inland"
 SHADE_OFF = replace(br.SETTINGS, shade_max=1.0)
-
-
-def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR)
-
-
-@cache
-def _calibration() -> tuple[BoardCalibration, object]:
-    rng = random.Random(SEED)
-    scene = random_scene(rng, side=SIDE)
-    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=W, height=H)
-    return calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"]), scene
 
 
 @cache
 def _photo(photo: int) -> tuple[np.ndarray, dict]:
     """Photo ``photo`` of ``make-board-set --seed SEED --side SIDE`` and its truth."""
-    _, scene = _calibration()
-    rng = random.Random(SEED * 1000 + photo)
-    frame, truth = render_board_photo(
-        None, rng, scene=scene, north=br.NORTHS[photo % 4], width=W, height=H, hard=photo % 5 == 4
-    )
-    return _jpeg(frame, 92), truth
+    return set_photo(SEED, SIDE, photo)[1:]
 
 
 def _wrong(reading: br.BoardReading, truth: dict) -> list[tuple[int, int, str, str, float]]:
@@ -63,7 +42,7 @@ def _wrong(reading: br.BoardReading, truth: dict) -> list[tuple[int, int, str, s
 def test_a_road_in_a_cast_shadow_is_read_a_road_not_a_factory() -> None:
     """Brightened back by its common darkening (``shade_distances``), the shaded road's colour statistics are
     a road's again. Fails with ``shade_max`` 1: photo 023's road reads as a factory, unflagged."""
-    cal, _ = _calibration()
+    cal, _ = set_calibration(SEED, SIDE)
     frame, truth = _photo(23)
     reading = read_board(frame, cal)
     assert _wrong(reading, truth) == []
@@ -81,7 +60,7 @@ def test_a_road_in_a_cast_shadow_is_read_a_road_not_a_factory() -> None:
 
 def test_a_second_shaded_road_of_the_same_print_is_read_right() -> None:
     """Photo 011: another curved road in a shadow. Fails with ``shade_max`` 1 (read as a factory)."""
-    cal, _ = _calibration()
+    cal, _ = set_calibration(SEED, SIDE)
     frame, truth = _photo(11)
     assert _wrong(read_board(frame, cal), truth) == []
     off = _wrong(read_board(frame, cal, SHADE_OFF), truth)
@@ -91,7 +70,7 @@ def test_a_second_shaded_road_of_the_same_print_is_read_right() -> None:
 def test_shade_distances_bring_a_darkened_tile_back_to_its_own_look() -> None:
     """The known photo's own road, darkened to half, is far from the road look by colour; compared again
     brightened back it is near it (plus the penalty for the shade), and no reading gets further."""
-    cal, _ = _calibration()
+    cal, _ = set_calibration(SEED, SIDE)
     looks, c, m = cal.looks, cal.cell_px, cal.margin
     road = "".join(cal.known_grid).index("R")
     dark = (cal.known_bgr.astype(np.float32) * 0.5).astype(np.uint8)
@@ -106,31 +85,12 @@ def test_shade_distances_bring_a_darkened_tile_back_to_its_own_look() -> None:
     assert br.shade_distances(dark, energy, dist, looks, c, m, SHADE_OFF) == dist
 
 
-@cache
-def _other(seed: int, side: str, photo: int) -> tuple[BoardCalibration, np.ndarray, dict]:
-    """The calibration and photo ``photo`` of ``make-board-set --seed seed --side side``."""
-    rng = random.Random(seed)
-    scene = random_scene(rng, side=side)
-    empty_bgr, known_bgr, known = render_calibration_pair(rng, scene=scene, width=W, height=H)
-    cal = calibrate_board(_jpeg(empty_bgr, 90), _jpeg(known_bgr, 90), known["grid"], known["side"])
-    frame, truth = render_board_photo(
-        None,
-        random.Random(seed * 1000 + photo),
-        scene=scene,
-        north=br.NORTHS[photo % 4],
-        width=W,
-        height=H,
-        hard=photo % 5 == 4,
-    )
-    return cal, _jpeg(frame, 92), truth
-
-
 def test_a_factory_under_glare_whose_picture_the_photo_taught_is_read_a_factory() -> None:
     """Seed 1706 (waterfront) photo 023: a factory washed out by glare matches the known layout's factories
     too weakly for the glare retry (``glare_min_correlation``), but the photo's own surely read factories
     match it clearly (``photo_examples_confidence``): with the retry run again after them
     (``glare_after_examples``) it is read a factory. Fails with ``glare_after_examples`` off (read a road)."""
-    cal, frame, truth = _other(1706, "waterfront", 23)
+    cal, frame, truth = set_photo(1706, "waterfront", 23)
     assert _wrong(read_board(frame, cal), truth) == []
     off = _wrong(read_board(frame, cal, replace(br.SETTINGS, glare_after_examples=False)), truth)
     assert [(r, c, t, g) for r, c, t, g, _ in off] == [(1, 0, "F", "R")]
@@ -142,7 +102,7 @@ def test_a_road_of_unseen_art_that_weakly_matches_a_shops_picture_is_read_by_its
     shops' mean colour than from the roads': within the old ``colour_gap`` (10) the weak match counted in full
     and the road read as a shop. Fails with ``colour_gap`` 10."""
     for photo in (4, 10):
-        cal, frame, truth = _other(2213, "inland", photo)
+        cal, frame, truth = set_photo(2213, "inland", photo)
         assert _wrong(read_board(frame, cal), truth) == []
         off = _wrong(read_board(frame, cal, replace(br.SETTINGS, colour_gap=10.0)), truth)
         assert [(t, g) for _, _, t, g, _ in off] == [("R", "S")]
