@@ -1009,21 +1009,11 @@ def verify_cells(
     stands_out = (d_gap >= settings.override_gap_min) & (d_pal <= settings.override_palette_max) & stand_out
     is_cube = palette_like & (~table_better | stands_out) & ~same_as_table & (have | distinct | apart)
     face = np.zeros(9, bool)
-    face_looks: dict[int, tuple[float, float]] = {}  # (the debug output's: each asked cell's measures)
+    face_looks: dict[int, tuple[float, float, float]] = {}  # (the debug output's: each asked cell's measures)
     if faces and settings.face_edges and 9 > is_cube.sum() >= settings.face_min_cubes:
         ask = ~is_cube & (d_pal <= settings.face_max_delta_e) & ~same_as_table
         if ask.any():
-            snr, sharpness = face_edges(frame_bgr, grid, centres[ask], settings)
-            tones = (
-                tone_shares(work_lab, scale, grid, centres[ask], settings)
-                if work_lab is not None
-                else np.zeros(int(ask.sum()))
-            )
-            face[ask] = (
-                (snr >= settings.face_min_snr)
-                & (sharpness >= settings.face_min_sharpness)
-                & (tones < settings.face_max_tone)
-            )
+            face[ask], snr, sharpness, tones = faces_show(frame_bgr, grid, centres[ask], work_lab, scale, settings)
             face_looks = {
                 int(i): (round(float(a), 2), round(float(b), 2), round(float(c), 3))
                 for i, a, b, c in zip(np.nonzero(ask)[0], snr, sharpness, tones, strict=True)
@@ -1174,6 +1164,26 @@ def face_edges(
     return snr, sharpness
 
 
+def faces_show(
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    points: np.ndarray,
+    work_lab: np.ndarray | None,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Whether a cube's top face shows at each of ``points`` (frame px, (n, 2)): its four edges clear and crisp
+    (:func:`face_edges`: ``face_min_snr``, ``face_min_sharpness``) and its colour shared by few of the table's
+    points around the grid (``tone_shares`` of the working Lab copy, when given: ``face_max_tone``); with the
+    three measures (snr, sharpness, tone share)."""
+    snr, sharpness = face_edges(frame_bgr, grid, points, settings)
+    tones = tone_shares(work_lab, scale, grid, points, settings) if work_lab is not None else np.zeros(len(points))
+    shows = (
+        (snr >= settings.face_min_snr) & (sharpness >= settings.face_min_sharpness) & (tones < settings.face_max_tone)
+    )
+    return shows, snr, sharpness, tones
+
+
 def refine_grid(
     grid: Grid,
     cands: Candidates,
@@ -1283,13 +1293,7 @@ def best_window(
                 ask[side] = True
         ask &= ~cube & inside & (d_pal <= settings.face_max_delta_e)
         if ask.any():
-            snr, sharpness = face_edges(frame_bgr, grid, pts_a[ask], settings)
-            tones = tone_shares(work_lab, scale, grid, pts_a[ask], settings)
-            cube[ask] = (
-                (snr >= settings.face_min_snr)
-                & (sharpness >= settings.face_min_sharpness)
-                & (tones < settings.face_max_tone)
-            )
+            cube[ask] = faces_show(frame_bgr, grid, pts_a[ask], work_lab, scale, settings)[0]
     cube = cube.reshape(5, 5)
     scores = {}
     arounds = {}
