@@ -1228,6 +1228,12 @@ def glare_distances(
     return out
 
 
+def shade_factor(means_bgr: np.ndarray, look_bgr: np.ndarray) -> np.ndarray:
+    """Per cell (mean colours, n x 3), the common factor by which it is darker than a look in every channel
+    (its largest channel ratio: 1 or more when it is not darker in all three)."""
+    return (means_bgr / np.maximum(look_bgr, 1.0)).max(axis=1)
+
+
 def shade_distances(
     corrected_bgr: np.ndarray,
     energy: np.ndarray,
@@ -1257,7 +1263,7 @@ def shade_distances(
     d = int(round(settings.patch_inset * cell_px))
     means = cell_means(corrected_bgr, cell_px, margin)
     for letter, examples in looks.tiles.items():
-        g = (means / np.maximum(looks.tile_means[letter], 1.0)).max(axis=1)
+        g = shade_factor(means, looks.tile_means[letter])
         e = np.asarray(examples) / looks.scale
         for i in np.flatnonzero(g <= settings.shade_max):
             gi = max(float(g[i]), settings.shade_floor)
@@ -1851,7 +1857,7 @@ def colour_gates(
         # a cell darker than a type's look in every channel is measured against it brightened back, as in
         # shade_distances (a road in a cast shadow is not far from a road's colour)
         for k, t in enumerate(types):
-            g = np.maximum((bgr / np.maximum(looks.tile_means[t], 1.0)).max(axis=1), settings.shade_floor)
+            g = np.maximum(shade_factor(bgr, looks.tile_means[t]), settings.shade_floor)
             lit = _lab(np.clip(bgr / g[:, None], 0, 255))
             near = np.sqrt(((lit - expected[k]) ** 2).sum(axis=1))
             far[:, k] = np.where(g <= settings.shade_max, np.minimum(far[:, k], near), far[:, k])
