@@ -355,6 +355,12 @@ class ShakerSettings:
     cell_face_far_delta_e: float = 15.0
     cell_face_far_snr: float = 4.0
     cell_face_table_like: bool = True
+    # ...and a cell whose colour is one of the table's common tones (face_max_tone or more of its points around the
+    # grid) when its face shows this clearly and crisply: a black cube on a dark table, a white one on a light table
+    # (real cubes so on the tuning sets: snr 5.5-7.9, sharpness 0.88-0.97; empty and knocked-out cells of such a
+    # tone at most snr 2.4 at sharpness 0.7 or more)
+    cell_face_toned_snr: float = 4.0
+    cell_face_toned_sharpness: float = 0.7
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1032,6 +1038,9 @@ def verify_cells(
                 settings, face_min_snr=settings.cell_face_min_snr, face_min_sharpness=settings.cell_face_min_sharpness
             )
             face[ask], snr, sharpness, tones = faces_show(frame_bgr, grid, centres[ask], work_lab, scale, looser)
+            # (a colour shared by many of the table's points: a clearer, crisper face; a black cube on a dark table)
+            toned = (snr >= settings.cell_face_toned_snr) & (sharpness >= settings.cell_face_toned_sharpness)
+            face[ask] |= toned & (tones >= settings.face_max_tone)
             face[ask] &= (d_pal[ask] <= settings.face_max_delta_e) | (snr >= settings.cell_face_far_snr)
             face_looks = {
                 int(i): (round(float(a), 2), round(float(b), 2), round(float(c), 3))

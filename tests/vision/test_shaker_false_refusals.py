@@ -3,7 +3,8 @@
 A real cube whose colour the table in some shadow explains (a gray cube on a light table, a black one on a dark
 table) is a cube only by its top face's four crisp edges (vision.shaker.face_edges). verify_cells asks with its
 own thresholds (cell_face_min_snr, cell_face_min_sharpness), also a cell of its gaps' colour
-(cell_face_table_like), and a colour farther from the palette only with a clearer face (cell_face_far_snr).
+(cell_face_table_like), a colour farther from the palette only with a clearer face (cell_face_far_snr), and one
+of the table's common tones with a clearer, crisper face (cell_face_toned_snr, cell_face_toned_sharpness).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ _OLD = replace(
     cell_face_min_sharpness=DEFAULT_SETTINGS.face_min_sharpness,
     cell_face_far_delta_e=DEFAULT_SETTINGS.face_max_delta_e,
     cell_face_table_like=False,
+    cell_face_toned_snr=float("inf"),
 )
 
 
@@ -40,6 +42,26 @@ def test_a_cube_whose_face_shows_a_little_softer_is_read(seed, index):
     assert reading.valid and reading.pattern == truth["pattern"]
     faces = [t for t in reading.debug["cell_tests"] if t.get("face")]
     assert len(faces) == 1 and faces[0]["face_sharpness"] >= DEFAULT_SETTINGS.cell_face_min_sharpness
+
+
+def test_a_black_cube_on_a_dark_table_like_its_gaps_is_read():
+    """Generated set s7575 0109: a black cube on a plain dark table, its colour the table's (1.7 dE) and its gaps'
+    (1.3 dE), shared by 99 % of the table's points around the grid; its face shows clearly (snr 5.5) and crisply
+    (sharpness 0.92). Refused as "8 cubes in the grid" without either setting."""
+    frame_bgr, truth = render_scene_set(random.Random(7575), 110)[109]
+    assert truth["valid"] and truth["scene"]["table"] == "plain_dark"
+    for old in (
+        replace(DEFAULT_SETTINGS, cell_face_table_like=False),
+        replace(DEFAULT_SETTINGS, cell_face_toned_snr=float("inf")),
+        _OLD,
+    ):
+        reading = read_shaker(frame_bgr, settings=old)
+        assert not reading.valid and reading.reason == "8 cubes in the grid"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    faces = [t for t in reading.debug["cell_tests"] if t.get("face")]
+    assert len(faces) == 1 and reading.pattern[faces[0]["row"]][faces[0]["col"]] == "black"
+    assert faces[0]["face_tone"] >= DEFAULT_SETTINGS.face_max_tone
 
 
 def test_no_incomplete_pattern_is_accepted_by_the_looser_face_look(shaker_scene_set):
