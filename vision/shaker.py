@@ -357,13 +357,18 @@ class ShakerSettings:
     shadow_line_beyond: int = 1
     # helper L: a cube-like shape beyond the grid that stands out from the table (candidate contrast at least
     # knocked_contrast), knocked_reach from a cube cell the table in some shadow explains within knocked_near_table
-    # (d_table, CIE76) however well outlined and nearer it than any other cell, and that the table under it
-    # darkened explains no better than knocked_shadow_delta_e (not a cast shadow: those fit within 0.8-2.0, the
-    # knocked cubes of i7171 from 8.8), is the cube knocked out of that cell
-    # (vision.shaker_checks.knocked_beside_table_cells). knocked_near_table 0.0: off (as before)
+    # (d_table, CIE76) however well outlined, or lighter than the table (the shadow fit's factor at least
+    # knocked_light_shade: a gingham's white check) with a weak outline (ring below knocked_light_ring), nearer it
+    # than any other cell, and that the table under it darkened explains no better than knocked_shadow_delta_e
+    # (not a cast shadow: those fit within 0.8-2.0, the knocked cubes of i7171 from 8.8), is the cube knocked out of
+    # that cell (vision.shaker_checks.knocked_beside_table_cells). Gingham's knocked cubes stood out at 2.96-4.3,
+    # their light cells' rings 0.02-0.39; real light cells beside cube sides or a stray 0.48-0.76 (s3131 0306,
+    # s7676 0211). knocked_near_table 0.0 and knocked_light_shade inf: off (as before)
     knocked_near_table: float = 15.0
-    knocked_contrast: float = 3.0
+    knocked_contrast: float = 2.9
     knocked_shadow_delta_e: float = 4.0
+    knocked_light_shade: float = 1.13
+    knocked_light_ring: float = 0.45
     # helper L: a cube cell at least foreign_delta_e (CIE76) from every palette colour and within foreign_gap of a
     # gap beside it is something across the grid, a hand (vision.shaker_checks.foreign_cells). 0.0: off (as before)
     foreign_delta_e: float = 16.0

@@ -388,21 +388,30 @@ def knocked_beside_table_cells(
     table_fn: Any = None,
 ) -> list[tuple[float, float]]:
     """:func:`knocked_beside_weak_cells` beside a cell however well outlined whose colour the table in some
-    shadow explains within ``knocked_near_table`` (``d_table``, CIE76), when the cube-like shape beyond it stands
-    out from the table (its candidate ``contrast``, the table difference over the finder's threshold, at least
-    ``knocked_contrast``): the cube knocked out of that cell, its cell read as a gray cube from the table's print,
-    a shadow or the cube's own side (i7171 0099, 0208, 0412, 0463: rings 0.03-0.54 at d_table 4-14, the cubes
-    beyond at contrast 3.7-9.3 where a shadow or a cloth's check beside a grid measures 0.5-2), the cell it is
-    nearest of all. Given ``table_fn`` (frame points -> the table model's linear colours under them), not a shape
-    the table under it darkened by some factor (``table_fit_shades``) explains within ``knocked_shadow_delta_e``:
-    the cubes' crisp cast shadows on a light table, a pitch beside gray cubes of the table's colour, fit within
-    0.8-2.0 (s6363 0255, s6464 0323), the knocked cubes above from 8.8."""
+    shadow explains within ``knocked_near_table`` (``d_table``, CIE76), or beside a weakly outlined cell (``ring``
+    below ``knocked_light_ring``) lighter than the table (the shadow fit's factor ``shade`` at least
+    ``knocked_light_shade``: a gingham's white check in the knocked cube's cell, s6363 0096 0176 0195 0244), when
+    the cube-like shape beyond it stands out from the table (its candidate ``contrast``, the table difference over
+    the finder's threshold, at least ``knocked_contrast``): the cube knocked out of that cell, its cell read as a
+    cube from the table's print, a shadow or the cube's own side (i7171 0099, 0208, 0412, 0463: rings 0.03-0.54 at
+    d_table 4-14, the cubes beyond at contrast 3.7-9.3 where a shadow or a cloth's check beside a grid measures
+    0.5-2), the cell it is nearest of all. Given ``table_fn`` (frame points -> the table model's linear colours
+    under them), not a shape the table under it darkened by some factor (``table_fit_shades``) explains within
+    ``knocked_shadow_delta_e``: the cubes' crisp cast shadows on a light table, a pitch beside gray cubes of the
+    table's colour, fit within 0.8-2.0 (s6363 0255, s6464 0323), the knocked cubes above from 8.8."""
     if settings.knocked_near_table <= 0:
         return []
     near = {
         (int(t["row"]), int(t["col"]))
         for t in cell_tests
-        if t.get("cube") and float(t["d_table"]) < settings.knocked_near_table
+        if t.get("cube")
+        and (
+            float(t["d_table"]) < settings.knocked_near_table
+            or (
+                float(t.get("shade", 0.0)) >= settings.knocked_light_shade
+                and float(t["ring"]) < settings.knocked_light_ring
+            )
+        )
     }
     if not near:
         return []

@@ -74,7 +74,9 @@ def test_a_cube_knocked_out_beside_a_cloth_check_is_out_of_line():
     above knocked_weak_ring), read as a white cube; the knocked cube lies just beyond."""
     frame_bgr, truth = render_scene_set(random.Random(8104), 261)[260]
     assert truth["scene"]["table"] == "gingham" and "knocked_out" in truth
-    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring)
+    # (knocked_beside_table_cells' light cells refuse it too)
+    no_light = float("inf")
+    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring, knocked_light_shade=no_light)
     assert read_shaker(frame_bgr, settings=off).valid  # without the check
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of the table's own colour)"

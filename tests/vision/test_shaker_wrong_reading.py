@@ -124,3 +124,16 @@ def test_a_cast_shadow_beyond_the_grid_is_no_knocked_cube():
     assert reading.valid and reading.pattern == truth["pattern"]
     off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_shadow_delta_e=0.0))
     assert not off.valid and off.reason == "a cube is out of line (beside a cell of about the table's colour)"
+
+
+def test_a_cube_knocked_out_of_a_gingham_checks_cell_is_refused():
+    # generated set s6363 0096: gingham; the cube of cell (2, 0) knocked a pitch out, its cell showing a white
+    # check lighter than the table's blend (shadow fit factor 1.15, d_table 29: not of "about the table's colour")
+    # with a weak outline (ring 0.34), read as a cube; the knocked cube beyond stands out at contrast 3.5. With
+    # the light cells left out (knocked_light_shade inf, as before) the pattern is accepted.
+    frame_bgr, truth = render_scene_set(random.Random(6363), 97)[96]
+    assert not truth["valid"] and truth["knocked_out"] == [2, 0]
+    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_light_shade=float("inf")))
+    assert off.valid
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of about the table's colour)"
