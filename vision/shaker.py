@@ -81,12 +81,16 @@ from .colour import (
 )
 from .errors import CalibrationError, VisionError
 from .shaker_checks import (
+    box_contents,
     cloth_cells,
+    foreign_cells,
+    knocked_beside_table_cells,
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     off_the_lattice,
     open_table_cells,
     shadow_fit_cells,
+    shadow_lines,
     table_cells,
     tone_shares,
     toned_open_cells,
@@ -342,7 +346,7 @@ class ShakerSettings:
     # a cube for table_cells too: that the table in some shade explains its colour is what made the face look
     # needed (a gray cube in its neighbours' shadow). False: table_cells judges it by colour (as before)
     face_vouches: bool = True
-    # helper M: verify_cells' own face look (its last look at a cell colour calls the table), looser than
+    # verify_cells' own face look (its last look at a cell colour calls the table), looser than
     # best_window's (face_min_snr, face_min_sharpness stay its): on the cells of 11 generated sets of 500 refused as
     # "8 cubes in the grid", real cubes' faces at the cell's centre showed snr 2.2-17 at sharpness 0.50-0.55 where
     # the old thresholds missed them; the empty and knocked-out cells there (941) never so with a tone share below
@@ -361,6 +365,37 @@ class ShakerSettings:
     # tone at most snr 2.4 at sharpness 0.7 or more)
     cell_face_toned_snr: float = 4.0
     cell_face_toned_sharpness: float = 0.7
+    # an outer row or column of the grid whose three cube cells the table under them darkened by some
+    # factor explains within shadow_line_delta_e (d_shadow, CIE76; table_cells' fit) while shadow_line_beyond or
+    # more lattice points just beyond the opposite side look like cubes (best_window's) is the cubes' cast shadows:
+    # the lattice one line off, the pattern's last line left out (vision.shaker_checks.shadow_lines). Such lines
+    # fit within 0.4-2.2 (s5252 0390, s6464 0115 read wrong; s6363 0405, s8484 0344 incomplete); real cubes' outer
+    # lines with cubes beyond them from 6.1 up, without from 3.2 (a line of gray cubes on a gray table), in 1803
+    # patterns accepted on s5252 s6363 s6464 s8181 s8484. 0.0: off (as before)
+    shadow_line_delta_e: float = 3.0
+    shadow_line_beyond: int = 1
+    # a cube-like shape beyond the grid that stands out from the table (candidate contrast at least
+    # knocked_contrast), knocked_reach from a cube cell the table in some shadow explains within knocked_near_table
+    # (d_table, CIE76) however well outlined, or lighter than the table (the shadow fit's factor at least
+    # knocked_light_shade: a gingham's white check) with a weak outline (ring below knocked_light_ring), nearer it
+    # than any other cell, and that the table under it darkened explains no better than knocked_shadow_delta_e
+    # (not a cast shadow: those fit within 0.8-2.0, the knocked cubes of i7171 from 8.8), is the cube knocked out of
+    # that cell (vision.shaker_checks.knocked_beside_table_cells). Gingham's knocked cubes stood out at 2.96-4.3,
+    # their light cells' rings 0.02-0.39; real light cells beside cube sides or a stray 0.48-0.76 (s3131 0306,
+    # s7676 0211). knocked_near_table 0.0 and knocked_light_shade inf: off (as before)
+    knocked_near_table: float = 15.0
+    knocked_contrast: float = 2.9
+    knocked_shadow_delta_e: float = 4.0
+    knocked_light_shade: float = 1.13
+    knocked_light_ring: float = 0.45
+    # a cube cell at least foreign_delta_e (CIE76) from every palette colour and within foreign_gap of a
+    # gap beside it is something across the grid, a hand (vision.shaker_checks.foreign_cells). 0.0: off (as before)
+    foreign_delta_e: float = 16.0
+    foreign_gap: float = 6.0
+    # with no shaker contents given, a pattern of the game's colours showing more cubes of a colour than
+    # the game's box holds (vision.shaker_checks.box_contents) is refused with the rules' reason. False: not
+    # checked (as before)
+    box_limits: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1268,6 +1303,7 @@ def best_window(
     *,
     lab_sum: np.ndarray | None = None,
     work_lab: np.ndarray | None = None,
+    out: dict[str, Any] | None = None,
 ) -> tuple[Grid, int]:
     """The 3 x 3 window of the grid's lattice that holds the cubes: the grid itself, or it shifted by a row
     or a column when that window holds more cubes and leaves fewer around it (a lattice found one row
@@ -1333,6 +1369,8 @@ def best_window(
             scores[(dr, dc)] = win - around
             arounds[(dr, dc)] = around
     best = max(scores, key=lambda k: (scores[k], k == (0, 0)))
+    if out is not None:  # (the lattice points that look like cubes, and each window's score: for the last checks)
+        out.update(cube=cube.copy(), scores=dict(scores))
     if best == (0, 0) or scores[best] <= scores[(0, 0)] + settings.shift_margin:
         return grid, int(cube.sum()) - int(cube[1:4, 1:4].sum())
     dr, dc = best
@@ -2227,6 +2265,30 @@ def read_shaker(
         reason = "a cube is out of line (beside a cell of the table's own colour)"
     if reason is None and shadow_fit_cells(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
+    if reason is None and shadow_lines(cell_tests, settings):
+        window: dict[str, Any] = {}
+        best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=window)
+        if shadow_lines(cell_tests, settings, window["cube"]):
+            reason = "no pattern: a line of the table in shadow read as cubes, cubes beyond it (the lattice a line off)"
+    if reason is None and knocked_beside_table_cells(
+        cell_tests,
+        grid,
+        pool,
+        frame_bgr,
+        gains,
+        palette.ref_lab,
+        sample_top_face,
+        lab,
+        scale,
+        settings,
+        lambda xy: table_colours_at(table_lab8, xy, scale, settings),
+    ):
+        reason = "a cube is out of line (beside a cell of about the table's colour)"
+    foreign = foreign_cells(cell_tests, settings) if reason is None else []
+    if foreign:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in foreign
+        reason = f"{9 - len(foreign)} cubes in the grid"  # something across cells and gaps alike (a hand)
     open_table = open_table_cells(cell_tests, settings) if reason is None else []
     if open_table:
         for t in cell_tests:
@@ -2241,6 +2303,9 @@ def read_shaker(
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:
         reason = check_against_shaker_contents(names, shaker)
+    box = box_contents() if reason is None and shaker is None and settings.box_limits else {}
+    if box and all(name in box for row in names for name in row):  # (a palette of the game's colours)
+        reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)
     if (

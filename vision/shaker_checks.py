@@ -18,12 +18,18 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   outlined cell of the table's own tones.
 - :func:`shadow_fit_cells`: three cells the continuous shadow fit explains (the lattice on the cubes' cast
   shadows, finer than :func:`vision.shaker.on_shadows`); :func:`open_table_cells`: a cell with next to no
-  outline that the table in some shade explains.
+  outline that the table in some shade explains; :func:`shadow_lines`: an outer row or column of cells the
+  shadow fit explains, with cubes just beyond the grid's opposite side (the lattice one line off);
+  :func:`knocked_beside_table_cells`: a cube standing out from the table just beyond the grid beside an
+  outlined cell of about the table's colour (its cell, the table's print or shadow taken for a cube);
+  :func:`foreign_cells`: a cell far from every palette colour and like a gap beside it (a hand over the grid);
+  :func:`box_contents`: every cube in the game's box, the most a pattern can show of each colour.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -329,3 +335,138 @@ def open_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> 
         and float(t.get("ring", np.inf)) < settings.open_table_ring
         and float(t.get("d_shadow", np.inf)) < settings.open_table_delta_e
     ]
+
+
+# each outer line of the 3 x 3 grid: its cells (row, col), and the points of best_window's 5 x 5 lattice (the grid's
+# cells at 1..3) just beyond the grid's opposite side
+_OUTER_LINES = (
+    (((0, 0), (1, 0), (2, 0)), ((1, 4), (2, 4), (3, 4))),
+    (((0, 2), (1, 2), (2, 2)), ((1, 0), (2, 0), (3, 0))),
+    (((0, 0), (0, 1), (0, 2)), ((4, 1), (4, 2), (4, 3))),
+    (((2, 0), (2, 1), (2, 2)), ((0, 1), (0, 2), (0, 3))),
+)
+
+
+def shadow_lines(
+    cell_tests: Sequence[Mapping[str, Any]], settings: Any, around: np.ndarray | None = None
+) -> list[tuple[tuple[int, int], ...]]:
+    """The grid's outer rows or columns whose three cube cells the table under them darkened by some factor
+    explains within ``shadow_line_delta_e`` (``d_shadow``, recorded by :func:`table_cells`, CIE76): the cubes'
+    crisp cast shadows, flat squares of darkened table a pitch beside the cubes, read as a line of gray cubes,
+    the lattice one line off and the pattern's last line left outside (s5252 0390, s6464 0115: the windows'
+    scores tied, or the gray cube beyond not counted). With ``around`` (best_window's 5 x 5 lattice points that
+    look like cubes, the grid's cells at 1..3), only the lines with at least ``shadow_line_beyond`` such points
+    just beyond the grid's opposite side: where the left-out line lies. A line of real gray cubes on a table
+    of their gray has nothing beyond it."""
+    if settings.shadow_line_delta_e <= 0:
+        return []
+    fit = {
+        (int(t["row"]), int(t["col"])): float(t.get("d_shadow", np.inf)) if t.get("cube") else np.inf
+        for t in cell_tests
+    }
+    out = []
+    for line, beyond in _OUTER_LINES:
+        if max(fit.get(k, np.inf) for k in line) >= settings.shadow_line_delta_e:
+            continue
+        if around is not None and sum(bool(around[k]) for k in beyond) < settings.shadow_line_beyond:
+            continue
+        out.append(line)
+    return out
+
+
+def knocked_beside_table_cells(
+    cell_tests: Sequence[Mapping[str, Any]],
+    grid: Any,
+    pool: Sequence[Any],
+    frame_bgr: np.ndarray,
+    gains: np.ndarray,
+    palette_lab: np.ndarray,
+    sample_fn: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+    table_fn: Any = None,
+) -> list[tuple[float, float]]:
+    """:func:`knocked_beside_weak_cells` beside a cell however well outlined whose colour the table in some
+    shadow explains within ``knocked_near_table`` (``d_table``, CIE76), or beside a weakly outlined cell (``ring``
+    below ``knocked_light_ring``) lighter than the table (the shadow fit's factor ``shade`` at least
+    ``knocked_light_shade``: a gingham's white check in the knocked cube's cell, s6363 0096 0176 0195 0244), when
+    the cube-like shape beyond it stands out from the table (its candidate ``contrast``, the table difference over
+    the finder's threshold, at least ``knocked_contrast``): the cube knocked out of that cell, its cell read as a
+    cube from the table's print, a shadow or the cube's own side (i7171 0099, 0208, 0412, 0463: rings 0.03-0.54 at
+    d_table 4-14, the cubes beyond at contrast 3.7-9.3 where a shadow or a cloth's check beside a grid measures
+    0.5-2), the cell it is nearest of all. Given ``table_fn`` (frame points -> the table model's linear colours
+    under them), not a shape the table under it darkened by some factor (``table_fit_shades``) explains within
+    ``knocked_shadow_delta_e``: the cubes' crisp cast shadows on a light table, a pitch beside gray cubes of the
+    table's colour, fit within 0.8-2.0 (s6363 0255, s6464 0323), the knocked cubes above from 8.8."""
+    if settings.knocked_near_table <= 0:
+        return []
+    near = {
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube")
+        and (
+            float(t["d_table"]) < settings.knocked_near_table
+            or (
+                float(t.get("shade", 0.0)) >= settings.knocked_light_shade
+                and float(t["ring"]) < settings.knocked_light_ring
+            )
+        )
+    }
+    if not near:
+        return []
+    # the near cells as knocked_beside_weak_cells' weak cells, every other cell outlined; only the shapes that
+    # stand out from the table
+    view = [dict(t, ring=-np.inf if (int(t["row"]), int(t["col"])) in near else np.inf) for t in cell_tests]
+    strong = []
+    for cands in pool:
+        keep = np.asarray(cands.contrast) >= settings.knocked_contrast
+        strength = None if cands.strength is None else cands.strength[keep]
+        strong.append(
+            replace(
+                cands, xy=cands.xy[keep], radius=cands.radius[keep], contrast=cands.contrast[keep], strength=strength
+            )
+        )
+    found = knocked_beside_weak_cells(
+        view, grid, strong, frame_bgr, gains, palette_lab, sample_fn, work_lab8, scale, settings
+    )
+    # ...and nearer that cell than any other (a cube is knocked away from the grid: a stray shape beyond a real
+    # cube of the table's colour, nearer another cell, is not the cube of it)
+    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
+    nearest = [int(np.hypot(*(centres - np.asarray(p)).T).argmin()) for p in found]
+    found = [p for p, k in zip(found, nearest, strict=True) if divmod(k, 3) in near]
+    if found and table_fn is not None:  # ...and not the table under it darkened (a cube's crisp cast shadow)
+        xy = np.array(found, dtype=np.float64)
+        rad = max(1.5, settings.sample_radius * grid.pitch)
+        colours = np.array([sample_fn(frame_bgr, p, rad) for p in xy])
+        lo, hi, step = settings.table_fit_shades
+        d_fit, _ = shadow_fit(colours, table_fn(xy), gains, np.arange(lo, hi + 1e-9, step))
+        found = [p for p, d in zip(found, d_fit, strict=True) if d >= settings.knocked_shadow_delta_e]
+    return found
+
+
+def foreign_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) whose colour is far from every palette colour (``d_palette`` at least
+    ``foreign_delta_e``, CIE76 in the cubes' light) and near one of the gaps beside it (``d_gap`` below
+    ``foreign_gap``): no cube but something lying across cells and gaps alike, a hand over the grid (s6363 0099:
+    three cells of skin at 20.8 from the palette, 0.3-3.9 from a gap, read as gray cubes). The real cubes of
+    the accepted patterns measured came within 17.5 of a palette colour, those beyond 12 at least 7 from every gap."""
+    if settings.foreign_delta_e <= 0:
+        return []
+    return [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube")
+        and float(t["d_palette"]) >= settings.foreign_delta_e
+        and float(t["d_gap"]) < settings.foreign_gap
+    ]
+
+
+def box_contents() -> dict[str, int]:
+    """Every cube in the game's box, colour -> count (the rules' components, the wild white cubes too): no shake
+    shows more of a colour, whatever the shaker holds. A reading that does is the table's print or a cloth's
+    checks taken for cubes (s5353 0194: a gingham's dark checks read as eight black cubes; the box holds six)."""
+    from scoring.shake_that_city.catalogue import components
+
+    box = components()
+    return {**box.cubes, box.wild_colour: box.white_cubes}

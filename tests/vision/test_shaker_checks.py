@@ -98,7 +98,8 @@ def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, tabl
     rng = random.Random(seed)
     frame_bgr, truth = render_shake(random_pattern(rng), rng, knocked_out=True)
     assert truth["scene"]["table"] == table and "knocked_out" in truth
-    without = replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0)  # (and the toned cells')
+    # (and the toned cells'; knocked_beside_table_cells refuses it too)
+    without = replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0, knocked_near_table=0.0)
     assert read_shaker(frame_bgr, settings=without).valid  # without it
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason.startswith("a cube is out of line")

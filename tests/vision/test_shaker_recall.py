@@ -74,7 +74,9 @@ def test_a_cube_knocked_out_beside_a_cloth_check_is_out_of_line():
     above knocked_weak_ring), read as a white cube; the knocked cube lies just beyond."""
     frame_bgr, truth = render_scene_set(random.Random(8104), 261)[260]
     assert truth["scene"]["table"] == "gingham" and "knocked_out" in truth
-    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring)
+    # (knocked_beside_table_cells' light cells refuse it too)
+    no_light = float("inf")
+    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring, knocked_light_shade=no_light)
     assert read_shaker(frame_bgr, settings=off).valid  # without the check
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of the table's own colour)"
@@ -86,7 +88,8 @@ def test_a_row_of_cast_shadows_fitted_by_the_continuous_shade_is_no_pattern():
     0.8-1.2 dE (on_shadows: not below 1.2), the continuous fit at 0.5-0.7."""
     frame_bgr, truth = render_scene_set(random.Random(8102), 98)[97]
     assert not truth["valid"]
-    without = replace(DEFAULT_SETTINGS, shadow_fit_delta_e=-1.0, open_table_delta_e=-1.0)  # (one cell: open_table)
+    # (one cell: open_table; shadow_lines refuses it too, the three in the grid's top row)
+    without = replace(DEFAULT_SETTINGS, shadow_fit_delta_e=-1.0, open_table_delta_e=-1.0, shadow_line_delta_e=0.0)
     assert read_shaker(frame_bgr, settings=without).valid  # without it
     reading = read_shaker(frame_bgr)
     assert not reading.valid and "cubes' shadows" in reading.reason
