@@ -472,10 +472,11 @@ def table_difference(
 def edge_strength(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
     """Colour gradient magnitude (L1, Sobel) summed over L, a and b: cube outlines stand out."""
     g = np.zeros(lab.shape[:2], np.float32)
-    for ch, weight in zip(cv2.split(lab), (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
-        gx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3)
-        gy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3)
-        mag = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+    # (the three channels' gradients in one pass each: OpenCV filters a 3-channel image channel by channel)
+    gx = cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)
+    mags = cv2.split(cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy)))
+    for mag, weight in zip(mags, (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
         g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g)
     return g
 
@@ -528,7 +529,12 @@ def find_cubes(
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
         xs, ys = _nonzero_points(cv2.compare(resp, thr, cv2.CMP_GT))
         if len(xs):
-            peak = resp[ys, xs] >= cv2.dilate(resp, np.ones((k, k), np.uint8))[ys, xs]
+            # the k x k maxima over the points' bounding box and half a window around it only (dilate leaves out
+            # what lies past the image's edge: the same maxima there as on the whole map)
+            hk, (rh, rw) = k // 2, resp.shape
+            bx, by = max(0, int(xs.min()) - hk), max(0, int(ys.min()) - hk)
+            roi = resp[by : min(rh, int(ys.max()) + hk + 1), bx : min(rw, int(xs.max()) + hk + 1)]
+            peak = resp[ys, xs] >= cv2.dilate(roi, np.ones((k, k), np.uint8))[ys - by, xs - bx]
             xs, ys = xs[peak], ys[peak]
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
