@@ -502,7 +502,6 @@ def find_cubes(
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
     d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
-    d_sum = cv2.integral(d)
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
@@ -543,7 +542,10 @@ def find_cubes(
         order = np.argsort(-strength, kind="stable")[: settings.max_candidates]
         xs, ys, strength = xs[order], ys[order], strength[order]
         pts = np.stack([xs, ys], 1).astype(np.float64)
-        contrast = _box_means(d_sum if level == 0 else d_half_sum, xs, ys, max(1, b_in // 2)) / d_thr
+        half_in = max(1, b_in // 2)
+        contrast = (
+            _box_means_at(d, xs, ys, half_in) if level == 0 else _box_means(d_half_sum, xs, ys, half_in)
+        ) / d_thr
         xy = (pts + 0.5) * (scale * f) - 0.5
         out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
@@ -636,13 +638,18 @@ def lattice_hypotheses(
     S, N = len(live), max(counts)
     P = np.full((S, N, 2), 1e7)  # padding: far from everything, of no size (never a pair, never on a lattice)
     R = np.full((S, N), np.nan)
-    quality = np.zeros((S, N))
+    contrast = np.zeros((S, N))
     min_dist = np.zeros(S)
     for i, (s, n) in enumerate(zip(live, counts, strict=True)):
         c = sizes[s]
-        P[i, :n], R[i, :n] = c.xy, c.radius
-        quality[i, :n] = np.clip(c.contrast / settings.quality_contrast, settings.quality_floor, 1.0)
+        P[i, :n], R[i, :n], contrast[i, :n] = c.xy, c.radius, c.contrast
         min_dist[i] = settings.min_pitch * c.scale * settings.work_long_side
+    # (every size's qualities in one pass; the padding's stays 0)
+    quality = np.where(
+        np.arange(N) < np.array(counts)[:, None],
+        np.minimum(np.maximum(contrast / settings.quality_contrast, settings.quality_floor), 1.0),
+        0.0,
+    )
     diff = P[:, None, :, :] - P[:, :, None, :]  # diff[s, a, b] = P[s, b] - P[s, a]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     rr = np.maximum(R[:, :, None], R[:, None, :])
@@ -659,9 +666,13 @@ def lattice_hypotheses(
     k = min(settings.pair_neighbours, N - 1)
     keep = np.zeros((S, N, N), bool)
     if k >= 1:
-        np.put_along_axis(keep, np.argpartition(masked, k - 1, axis=2)[:, :, :k], True, axis=2)
+        keep[
+            np.arange(S)[:, None, None], np.arange(N)[None, :, None], np.argpartition(masked, k - 1, axis=2)[:, :, :k]
+        ] = True
     hs, ai, bi = np.nonzero(keep & ok)
-    no_pairs = set(range(S)) - set(np.unique(hs).tolist())
+    paired = np.zeros(S, bool)
+    paired[hs] = True
+    no_pairs = set(np.flatnonzero(~paired).tolist())
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
     U = diff[hs, ai, bi]  # (H, 2)
     Vexp = np.stack([-U[:, 1], U[:, 0]], 1)
@@ -696,7 +707,8 @@ def lattice_hypotheses(
     # size agreement with the seed
     Rh, Ra = R[hs], R[hs, ai][:, None]
     size_ok = (Rh >= settings.size_ratio_min * Ra) & (Rh <= Ra / settings.size_ratio_min)
-    on = (err <= settings.lattice_tolerance) & size_ok & (np.abs(rc) <= 4).all(-1)
+    near4 = np.abs(rc) <= 4  # (both coordinates: the last axis's two, not a reduction over it)
+    on = (err <= settings.lattice_tolerance) & size_ok & near4[..., 0] & near4[..., 1]
     # occupancy on a 9 x 9 lattice window around the seed (coords -4..4)
     occ = np.zeros((H, 9, 9), dtype=np.float64)
     hh, nn = np.nonzero(on)
@@ -1368,7 +1380,7 @@ def top_face(
     else:
         ref = ((srt[n_spot // 2 - 1].astype(np.float64) + srt[n_spot // 2]) / 2).astype(np.int16)
     # the L1 distance to it in OpenCV passes (|x - ref| of 8-bit values is exact; the sum of three is too)
-    diff = cv2.absdiff(win, tuple(float(v) for v in ref) + (0.0,))
+    diff = cv2.absdiff(win, (*map(float, ref.tolist()), 0.0))
     dist = cv2.transform(diff, _ONES_3)
     mask = cv2.compare(dist, float(settings.offset_colour), cv2.CMP_LE)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -1409,6 +1421,21 @@ def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) 
     x0, x1 = np.minimum(np.maximum(xs - half, 0), w), np.minimum(np.maximum(xs + half + 1, 0), w)
     y0, y1 = np.minimum(np.maximum(ys - half, 0), h), np.minimum(np.maximum(ys + half + 1, 0), h)
     total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    return total / np.maximum(1, (x1 - x0) * (y1 - y0))
+
+
+def _box_means_at(img: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
+    """:func:`_box_means` of ``cv2.integral(img)``, read off the (float32) image itself: for a few small boxes
+    cheaper than the integral. The same numbers: the float64 sums of float32 values as small as
+    :func:`table_difference`'s (multiples of 2 ** -25 below 2 ** 27 in all) are exact in any order."""
+    h, w = img.shape
+    x0, x1 = np.minimum(np.maximum(xs - half, 0), w), np.minimum(np.maximum(xs + half + 1, 0), w)
+    y0, y1 = np.minimum(np.maximum(ys - half, 0), h), np.minimum(np.maximum(ys + half + 1, 0), h)
+    off = np.arange(-half, half + 1)
+    yy, xx = ys[:, None] + off, xs[:, None] + off  # (n, side)
+    inside = ((yy >= 0) & (yy < h))[:, :, None] & ((xx >= 0) & (xx < w))[:, None, :]
+    vals = img[np.minimum(np.maximum(yy, 0), h - 1)[:, :, None], np.minimum(np.maximum(xx, 0), w - 1)[:, None, :]]
+    total = np.where(inside, vals, 0).sum(axis=(1, 2), dtype=np.float64)
     return total / np.maximum(1, (x1 - x0) * (y1 - y0))
 
 
@@ -1703,13 +1730,15 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     pix = patch.reshape(n, -1, 3)
     lum = pix @ _LUMA_BGR
     lum_m = np.where(m, lum, np.inf)
-    # (the order statistics by partition at the few ranks asked for, not a full sort: the same values)
+    # (the order statistics from each row sorted: the same values as a partition at each row's rank, and on these
+    # short rows cheaper than a partition at every row's rank at once)
     kq = count // 4
-    q = np.partition(lum_m, kq.tolist(), axis=1)[np.arange(n), kq]
+    rows = np.arange(n)
+    q = np.sort(lum_m, axis=1)[rows, kq]
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
     vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
-    med = np.partition(vals, k.tolist(), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
+    med = np.sort(vals, axis=1)[rows, k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
 
 
