@@ -792,7 +792,7 @@ def lattices(
         # recount: unassigned candidates near the grid, not on a cell
         Binv = np.linalg.inv(np.column_stack([u, v]))
         cc = (P - o) @ Binv.T  # (n, 2): i, j
-        assigned = set(int(k) for k in cells.ravel() if k >= 0)
+        assigned = set(cells[cells >= 0].tolist())  # (in the same order: the cells row by row)
         med_r = _median(R[list(assigned)]) if assigned else _median(R)
         med_c = _median(cands.contrast[list(assigned)]) if assigned else 1.0
         reach = settings.out_of_line_reach
@@ -897,9 +897,6 @@ def fill_from_other_sizes(
     members = cell_k[cell_k >= 0]
     med_r = _median(cands.radius[members])
     med_s = _median(cands.strength_or_ones()[members])
-    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
-    strength = list(cands.strength_or_ones())
-    cells = [list(row) for row in grid.cell_candidate]
     tol = settings.fill_tolerance * grid.pitch
     lo, hi = settings.fill_size_ratio
     empty = np.nonzero(cell_k < 0)[0]
@@ -921,6 +918,12 @@ def fill_from_other_sizes(
         for e in np.nonzero((d <= tol) & (st >= settings.fill_strength * med_s) & (d < best_d))[0].tolist():
             best_d[e] = d[e]
             best[e] = (other.xy[k[e]], rr, float(other.contrast[k[e]]), float(st[e]))
+    support = int((cell_k >= 0).sum()) + sum(b is not None for b in best)
+    if support == grid.support:
+        return grid, cands  # (nothing filled: the candidates' lists not made)
+    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
+    strength = list(cands.strength_or_ones())
+    cells = [list(row) for row in grid.cell_candidate]
     for e, i in enumerate(empty.tolist()):
         if best[e] is not None:
             cells[i // 3][i % 3] = len(xy)
@@ -928,9 +931,6 @@ def fill_from_other_sizes(
             rad.append(best[e][1])
             con.append(best[e][2])
             strength.append(best[e][3])
-    support = sum(1 for row in cells for k in row if k >= 0)
-    if support == grid.support:
-        return grid, cands
     new = Candidates(np.array(xy), np.array(rad), np.array(con), cands.scale, np.array(strength))
     return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new
 
@@ -941,8 +941,9 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     h, w = table_lab8.shape[:2]
     xs = np.minimum(np.maximum(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0), w - 1).astype(int)
     ys = np.minimum(np.maximum(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0), h - 1).astype(int)
-    lab = table_lab8[ys, xs] - _LAB8_OFFSET
-    lab[:, 0] = table_lab8[ys, xs, 0] * 100.0 / 255
+    under = table_lab8[ys, xs]
+    lab = under - _LAB8_OFFSET
+    lab[:, 0] = under[:, 0] * 100.0 / 255
     return np.maximum(lab_to_linear_rgb(lab), 1e-4)
 
 
@@ -1469,6 +1470,9 @@ def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: floa
     return np.where(area > 0, total / np.maximum(area, 1), 0.0)
 
 
+_CELLS_R, _CELLS_C = np.arange(3)[:, None, None], np.arange(3)[None, :, None]  # (_cell_points_w's)
+
+
 def _cell_points_w(grid: Grid, scale: float) -> np.ndarray:
     """The nine cell centres in working pixels, (3, 3, 2)."""
     r = np.arange(3)[:, None, None]
@@ -1539,7 +1543,9 @@ def lattices_measures(
         return []
     G = len(grids)
     pitch_w = np.array([grid.pitch / scale for grid in grids])
-    pts = np.stack([_cell_points_w(grid, scale) for grid in grids])  # (G, 3, 3, 2)
+    # (every grid's :func:`_cell_points_w` at once: the same sums, element by element)
+    steps = np.array([(grid.origin, grid.col_step, grid.row_step) for grid in grids])[:, :, None, None, :]
+    pts = (steps[:, 0] + _CELLS_C * steps[:, 1] + _CELLS_R * steps[:, 2] + 0.5) / scale - 0.5  # (G, 3, 3, 2)
     cells = pts.reshape(G, 9, 2)
     mids = np.concatenate(
         [((pts[:, :, :-1] + pts[:, :, 1:]) / 2).reshape(G, 6, 2), ((pts[:, :-1] + pts[:, 1:]) / 2).reshape(G, 6, 2)], 1
