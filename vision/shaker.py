@@ -501,7 +501,8 @@ def find_cubes(
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
-    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
+    # (sorted, not partitioned: the same value, and the map's few distinct values make introselect slow)
+    d_thr = max(4.0, float(np.sort(sub)[sub.size // 2]))
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
