@@ -1361,16 +1361,17 @@ def top_face(
     found at ``cube_xy`` around it, within the cell's neighbourhood (working copy); None when not found."""
     h, w = work_lab.shape[:2]
     pw = pitch / scale
-    cx, cy = (np.asarray(cell_xy) + 0.5) / scale - 0.5
+    # (in Python floats: the same float64 arithmetic, without numpy's overhead on two numbers)
+    cx, cy = (float(cell_xy[0]) + 0.5) / scale - 0.5, (float(cell_xy[1]) + 0.5) / scale - 0.5
     half = settings.offset_window * pw
-    x0, x1 = int(max(0, np.floor(cx - half))), int(min(w, np.ceil(cx + half) + 1))
-    y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
+    x0, x1 = max(0, math.floor(cx - half)), min(w, math.ceil(cx + half) + 1)
+    y0, y1 = max(0, math.floor(cy - half)), min(h, math.ceil(cy + half) + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
     win = work_lab[y0:y1, x0:x1]
-    sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
-    sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
-    sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
+    sx, sy = (float(cube_xy[0]) + 0.5) / scale - 0.5, (float(cube_xy[1]) + 0.5) / scale - 0.5
+    sx_i = min(x1 - 1, max(x0, round(sx))) - x0
+    sy_i = min(y1 - 1, max(y0, round(sy))) - y0
     r = max(1, int(0.1 * pw))
     spot = win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3)
     # the spot's per-channel median (np.median's overhead dominates on these few pixels); an even count
