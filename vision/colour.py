@@ -20,6 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -272,6 +273,32 @@ def fit_gains(
     Returns (gains, lab) where ``lab`` holds the corrected observations.
     """
     obs = np.maximum(np.asarray(observed_lin, dtype=np.float64), 1e-4)
+    # a frame's reading fits the same cubes several times (a lattice verified again unchanged, the cubes
+    # sampled once more to be named): the fit of the same observations is remembered (a pure function of them)
+    key = (obs.shape, obs.tobytes(), id(palette), iterations, prior_weight, max_log_gain, exposure_weight)
+    hit = _GAINS_MEMO.get(key)
+    if hit is not None and hit[0] is palette:
+        return hit[1].copy(), hit[2].copy()
+    gains, lab = _fit_gains(obs, palette, iterations, prior_weight, max_log_gain, exposure_weight)
+    for old in list(_GAINS_MEMO)[: max(0, len(_GAINS_MEMO) - _GAINS_MEMO_SIZE + 1)]:
+        _GAINS_MEMO.pop(old, None)  # (the oldest; pop: safe should another thread drop it first)
+    _GAINS_MEMO[key] = (palette, gains, lab)
+    return gains.copy(), lab.copy()
+
+
+_GAINS_MEMO: dict[tuple[Any, ...], tuple[Palette, np.ndarray, np.ndarray]] = {}
+_GAINS_MEMO_SIZE = 16
+
+
+def _fit_gains(
+    obs: np.ndarray,
+    palette: Palette,
+    iterations: int,
+    prior_weight: float,
+    max_log_gain: float,
+    exposure_weight: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`fit_gains` of observations already floored at 1e-4 (float64)."""
     ref_lab = palette.ref_lab
     ref_lin = palette.ref_linear
     # Starting points: neutral, warm and cool light, each at the camera's own exposure, at the exposure

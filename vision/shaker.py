@@ -526,10 +526,11 @@ def table_difference(
 def edge_strength(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
     """Colour gradient magnitude (L1, Sobel) summed over L, a and b: cube outlines stand out."""
     g = np.zeros(lab.shape[:2], np.float32)
-    for ch, weight in zip(cv2.split(lab), (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
-        gx = cv2.Sobel(ch, cv2.CV_16S, 1, 0, ksize=3)
-        gy = cv2.Sobel(ch, cv2.CV_16S, 0, 1, ksize=3)
-        mag = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+    # (the three channels' gradients in one pass each: OpenCV filters a 3-channel image channel by channel)
+    gx = cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)
+    mags = cv2.split(cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy)))
+    for mag, weight in zip(mags, (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
         g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g)
     return g
 
@@ -554,8 +555,8 @@ def find_cubes(
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
-    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
-    d_sum = cv2.integral(d)
+    # (sorted, not partitioned: the same value, and the map's few distinct values make introselect slow)
+    d_thr = max(4.0, float(np.sort(sub)[sub.size // 2]))
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
@@ -582,7 +583,12 @@ def find_cubes(
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
         xs, ys = _nonzero_points(cv2.compare(resp, thr, cv2.CMP_GT))
         if len(xs):
-            peak = resp[ys, xs] >= cv2.dilate(resp, np.ones((k, k), np.uint8))[ys, xs]
+            # the k x k maxima over the points' bounding box and half a window around it only (dilate leaves out
+            # what lies past the image's edge: the same maxima there as on the whole map)
+            hk, (rh, rw) = k // 2, resp.shape
+            bx, by = max(0, int(xs.min()) - hk), max(0, int(ys.min()) - hk)
+            roi = resp[by : min(rh, int(ys.max()) + hk + 1), bx : min(rw, int(xs.max()) + hk + 1)]
+            peak = resp[ys, xs] >= cv2.dilate(roi, np.ones((k, k), np.uint8))[ys - by, xs - bx]
             xs, ys = xs[peak], ys[peak]
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
@@ -591,7 +597,10 @@ def find_cubes(
         order = np.argsort(-strength, kind="stable")[: settings.max_candidates]
         xs, ys, strength = xs[order], ys[order], strength[order]
         pts = np.stack([xs, ys], 1).astype(np.float64)
-        contrast = _box_means(d_sum if level == 0 else d_half_sum, xs, ys, max(1, b_in // 2)) / d_thr
+        half_in = max(1, b_in // 2)
+        contrast = (
+            _box_means_at(d, xs, ys, half_in) if level == 0 else _box_means(d_half_sum, xs, ys, half_in)
+        ) / d_thr
         xy = (pts + 0.5) * (scale * f) - 0.5
         out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
@@ -684,13 +693,18 @@ def lattice_hypotheses(
     S, N = len(live), max(counts)
     P = np.full((S, N, 2), 1e7)  # padding: far from everything, of no size (never a pair, never on a lattice)
     R = np.full((S, N), np.nan)
-    quality = np.zeros((S, N))
+    contrast = np.zeros((S, N))
     min_dist = np.zeros(S)
     for i, (s, n) in enumerate(zip(live, counts, strict=True)):
         c = sizes[s]
-        P[i, :n], R[i, :n] = c.xy, c.radius
-        quality[i, :n] = np.clip(c.contrast / settings.quality_contrast, settings.quality_floor, 1.0)
+        P[i, :n], R[i, :n], contrast[i, :n] = c.xy, c.radius, c.contrast
         min_dist[i] = settings.min_pitch * c.scale * settings.work_long_side
+    # (every size's qualities in one pass; the padding's stays 0)
+    quality = np.where(
+        np.arange(N) < np.array(counts)[:, None],
+        np.minimum(np.maximum(contrast / settings.quality_contrast, settings.quality_floor), 1.0),
+        0.0,
+    )
     diff = P[:, None, :, :] - P[:, :, None, :]  # diff[s, a, b] = P[s, b] - P[s, a]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     rr = np.maximum(R[:, :, None], R[:, None, :])
@@ -707,9 +721,13 @@ def lattice_hypotheses(
     k = min(settings.pair_neighbours, N - 1)
     keep = np.zeros((S, N, N), bool)
     if k >= 1:
-        np.put_along_axis(keep, np.argpartition(masked, k - 1, axis=2)[:, :, :k], True, axis=2)
+        keep[
+            np.arange(S)[:, None, None], np.arange(N)[None, :, None], np.argpartition(masked, k - 1, axis=2)[:, :, :k]
+        ] = True
     hs, ai, bi = np.nonzero(keep & ok)
-    no_pairs = set(range(S)) - set(np.unique(hs).tolist())
+    paired = np.zeros(S, bool)
+    paired[hs] = True
+    no_pairs = set(np.flatnonzero(~paired).tolist())
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
     U = diff[hs, ai, bi]  # (H, 2)
     Vexp = np.stack([-U[:, 1], U[:, 0]], 1)
@@ -744,7 +762,8 @@ def lattice_hypotheses(
     # size agreement with the seed
     Rh, Ra = R[hs], R[hs, ai][:, None]
     size_ok = (Rh >= settings.size_ratio_min * Ra) & (Rh <= Ra / settings.size_ratio_min)
-    on = (err <= settings.lattice_tolerance) & size_ok & (np.abs(rc) <= 4).all(-1)
+    near4 = np.abs(rc) <= 4  # (both coordinates: the last axis's two, not a reduction over it)
+    on = (err <= settings.lattice_tolerance) & size_ok & near4[..., 0] & near4[..., 1]
     # occupancy on a 9 x 9 lattice window around the seed (coords -4..4)
     occ = np.zeros((H, 9, 9), dtype=np.float64)
     hh, nn = np.nonzero(on)
@@ -828,7 +847,7 @@ def lattices(
         # recount: unassigned candidates near the grid, not on a cell
         Binv = np.linalg.inv(np.column_stack([u, v]))
         cc = (P - o) @ Binv.T  # (n, 2): i, j
-        assigned = set(int(k) for k in cells.ravel() if k >= 0)
+        assigned = set(cells[cells >= 0].tolist())  # (in the same order: the cells row by row)
         med_r = _median(R[list(assigned)]) if assigned else _median(R)
         med_c = _median(cands.contrast[list(assigned)]) if assigned else 1.0
         reach = settings.out_of_line_reach
@@ -933,9 +952,6 @@ def fill_from_other_sizes(
     members = cell_k[cell_k >= 0]
     med_r = _median(cands.radius[members])
     med_s = _median(cands.strength_or_ones()[members])
-    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
-    strength = list(cands.strength_or_ones())
-    cells = [list(row) for row in grid.cell_candidate]
     tol = settings.fill_tolerance * grid.pitch
     lo, hi = settings.fill_size_ratio
     empty = np.nonzero(cell_k < 0)[0]
@@ -957,6 +973,12 @@ def fill_from_other_sizes(
         for e in np.nonzero((d <= tol) & (st >= settings.fill_strength * med_s) & (d < best_d))[0].tolist():
             best_d[e] = d[e]
             best[e] = (other.xy[k[e]], rr, float(other.contrast[k[e]]), float(st[e]))
+    support = int((cell_k >= 0).sum()) + sum(b is not None for b in best)
+    if support == grid.support:
+        return grid, cands  # (nothing filled: the candidates' lists not made)
+    xy, rad, con = list(cands.xy), list(cands.radius), list(cands.contrast)
+    strength = list(cands.strength_or_ones())
+    cells = [list(row) for row in grid.cell_candidate]
     for e, i in enumerate(empty.tolist()):
         if best[e] is not None:
             cells[i // 3][i % 3] = len(xy)
@@ -964,9 +986,6 @@ def fill_from_other_sizes(
             rad.append(best[e][1])
             con.append(best[e][2])
             strength.append(best[e][3])
-    support = sum(1 for row in cells for k in row if k >= 0)
-    if support == grid.support:
-        return grid, cands
     new = Candidates(np.array(xy), np.array(rad), np.array(con), cands.scale, np.array(strength))
     return replace(grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), new
 
@@ -977,8 +996,9 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     h, w = table_lab8.shape[:2]
     xs = np.minimum(np.maximum(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0), w - 1).astype(int)
     ys = np.minimum(np.maximum(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0), h - 1).astype(int)
-    lab = table_lab8[ys, xs] - _LAB8_OFFSET
-    lab[:, 0] = table_lab8[ys, xs, 0] * 100.0 / 255
+    under = table_lab8[ys, xs]
+    lab = under - _LAB8_OFFSET
+    lab[:, 0] = under[:, 0] * 100.0 / 255
     return np.maximum(lab_to_linear_rgb(lab), 1e-4)
 
 
@@ -1407,16 +1427,17 @@ def top_face(
     found at ``cube_xy`` around it, within the cell's neighbourhood (working copy); None when not found."""
     h, w = work_lab.shape[:2]
     pw = pitch / scale
-    cx, cy = (np.asarray(cell_xy) + 0.5) / scale - 0.5
+    # (in Python floats: the same float64 arithmetic, without numpy's overhead on two numbers)
+    cx, cy = (float(cell_xy[0]) + 0.5) / scale - 0.5, (float(cell_xy[1]) + 0.5) / scale - 0.5
     half = settings.offset_window * pw
-    x0, x1 = int(max(0, np.floor(cx - half))), int(min(w, np.ceil(cx + half) + 1))
-    y0, y1 = int(max(0, np.floor(cy - half))), int(min(h, np.ceil(cy + half) + 1))
+    x0, x1 = max(0, math.floor(cx - half)), min(w, math.ceil(cx + half) + 1)
+    y0, y1 = max(0, math.floor(cy - half)), min(h, math.ceil(cy + half) + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
     win = work_lab[y0:y1, x0:x1]
-    sx, sy = (np.asarray(cube_xy) + 0.5) / scale - 0.5
-    sx_i = int(min(x1 - 1, max(x0, round(sx)))) - x0
-    sy_i = int(min(y1 - 1, max(y0, round(sy)))) - y0
+    sx, sy = (float(cube_xy[0]) + 0.5) / scale - 0.5, (float(cube_xy[1]) + 0.5) / scale - 0.5
+    sx_i = min(x1 - 1, max(x0, round(sx))) - x0
+    sy_i = min(y1 - 1, max(y0, round(sy))) - y0
     r = max(1, int(0.1 * pw))
     spot = win[max(0, sy_i - r) : sy_i + r + 1, max(0, sx_i - r) : sx_i + r + 1].reshape(-1, 3)
     # the spot's per-channel median (np.median's overhead dominates on these few pixels); an even count
@@ -1428,7 +1449,7 @@ def top_face(
     else:
         ref = ((srt[n_spot // 2 - 1].astype(np.float64) + srt[n_spot // 2]) / 2).astype(np.int16)
     # the L1 distance to it in OpenCV passes (|x - ref| of 8-bit values is exact; the sum of three is too)
-    diff = cv2.absdiff(win, tuple(float(v) for v in ref) + (0.0,))
+    diff = cv2.absdiff(win, (*map(float, ref.tolist()), 0.0))
     dist = cv2.transform(diff, _ONES_3)
     mask = cv2.compare(dist, float(settings.offset_colour), cv2.CMP_LE)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -1472,6 +1493,21 @@ def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) 
     return total / np.maximum(1, (x1 - x0) * (y1 - y0))
 
 
+def _box_means_at(img: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
+    """:func:`_box_means` of ``cv2.integral(img)``, read off the (float32) image itself: for a few small boxes
+    cheaper than the integral. The same numbers: the float64 sums of float32 values as small as
+    :func:`table_difference`'s (multiples of 2 ** -25 below 2 ** 27 in all) are exact in any order."""
+    h, w = img.shape
+    x0, x1 = np.minimum(np.maximum(xs - half, 0), w), np.minimum(np.maximum(xs + half + 1, 0), w)
+    y0, y1 = np.minimum(np.maximum(ys - half, 0), h), np.minimum(np.maximum(ys + half + 1, 0), h)
+    off = np.arange(-half, half + 1)
+    yy, xx = ys[:, None] + off, xs[:, None] + off  # (n, side)
+    inside = ((yy >= 0) & (yy < h))[:, :, None] & ((xx >= 0) & (xx < w))[:, None, :]
+    vals = img[np.minimum(np.maximum(yy, 0), h - 1)[:, :, None], np.minimum(np.maximum(xx, 0), w - 1)[:, None, :]]
+    total = np.where(inside, vals, 0).sum(axis=(1, 2), dtype=np.float64)
+    return total / np.maximum(1, (x1 - x0) * (y1 - y0))
+
+
 def _box_mean(integral: np.ndarray, x: float, y: float, half: float) -> float:
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     x0, x1 = int(max(0, round(x - half))), int(min(w, round(x + half) + 1))
@@ -1500,6 +1536,9 @@ def _box_mean_v(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: floa
     if total.ndim > 1:
         area = area[:, None]
     return np.where(area > 0, total / np.maximum(area, 1), 0.0)
+
+
+_CELLS_R, _CELLS_C = np.arange(3)[:, None, None], np.arange(3)[None, :, None]  # (_cell_points_w's)
 
 
 def _cell_points_w(grid: Grid, scale: float) -> np.ndarray:
@@ -1572,7 +1611,9 @@ def lattices_measures(
         return []
     G = len(grids)
     pitch_w = np.array([grid.pitch / scale for grid in grids])
-    pts = np.stack([_cell_points_w(grid, scale) for grid in grids])  # (G, 3, 3, 2)
+    # (every grid's :func:`_cell_points_w` at once: the same sums, element by element)
+    steps = np.array([(grid.origin, grid.col_step, grid.row_step) for grid in grids])[:, :, None, None, :]
+    pts = (steps[:, 0] + _CELLS_C * steps[:, 1] + _CELLS_R * steps[:, 2] + 0.5) / scale - 0.5  # (G, 3, 3, 2)
     cells = pts.reshape(G, 9, 2)
     mids = np.concatenate(
         [((pts[:, :, :-1] + pts[:, :, 1:]) / 2).reshape(G, 6, 2), ((pts[:, :-1] + pts[:, 1:]) / 2).reshape(G, 6, 2)], 1
@@ -1763,13 +1804,15 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     pix = patch.reshape(n, -1, 3)
     lum = pix @ _LUMA_BGR
     lum_m = np.where(m, lum, np.inf)
-    # (the order statistics by partition at the few ranks asked for, not a full sort: the same values)
+    # (the order statistics from each row sorted: the same values as a partition at each row's rank, and on these
+    # short rows cheaper than a partition at every row's rank at once)
     kq = count // 4
-    q = np.partition(lum_m, kq.tolist(), axis=1)[np.arange(n), kq]
+    rows = np.arange(n)
+    q = np.sort(lum_m, axis=1)[rows, kq]
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
     vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
-    med = np.partition(vals, k.tolist(), axis=1)[np.arange(n), k]  # (n, 3): the upper median of each channel
+    med = np.sort(vals, axis=1)[rows, k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
 
 
