@@ -1,4 +1,4 @@
-"""Complete patterns refused as "8 cubes in the grid": verify_cells' own face look (helper M's settings).
+"""Complete patterns refused as "8 cubes in the grid": verify_cells' own face look.
 
 A real cube whose colour the table in some shadow explains (a gray cube on a light table, a black one on a dark
 table) is a cube only by its top face's four crisp edges (vision.shaker.face_edges). verify_cells asks with its
