@@ -2347,7 +2347,8 @@ def read_shaker(
     if reason is None and shaker is not None:
         reason = check_against_shaker_contents(names, shaker)
     box = box_contents() if reason is None and shaker is None and settings.box_limits else {}
-    if box and all(name in box for row in names for name in row):  # (a palette of the game's colours)
+    # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
+    if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)

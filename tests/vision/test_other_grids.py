@@ -34,15 +34,19 @@ def sticker_palette() -> Palette:
     return palette_from_json({"name": "stickers", "colours": colours})
 
 
-def grid_scene(kind: str, rng: np.random.Generator) -> tuple[np.ndarray, list[list[str]]]:
-    """A 1024 x 768 JPEG-decoded frame of one 3 x 3 grid: turned, tilted, lit from one side, tinted."""
+def grid_scene(
+    kind: str, rng: np.random.Generator, pattern: list[list[str]] | None = None
+) -> tuple[np.ndarray, list[list[str]]]:
+    """A 1024 x 768 JPEG-decoded frame of one 3 x 3 grid (``pattern``, else a random one): turned, tilted, lit
+    from one side, tinted."""
     width, height, side = 1024, 768, 600
     table = rng.integers(60, 200, 3).astype(np.float32)
     frame = np.full((height, width, 3), table, np.float32) + rng.normal(0, 6, (height, width, 1)).astype(np.float32)
     flat = np.empty((side, side, 3), np.float32)
     flat[:] = (20, 20, 20) if kind == "puzzle" else table
     names = list(STICKERS_BGR)
-    pattern = [[names[int(rng.integers(len(names)))] for _ in range(3)] for _ in range(3)]
+    if pattern is None:
+        pattern = [[names[int(rng.integers(len(names)))] for _ in range(3)] for _ in range(3)]
     pitch, gap = side / 3, (14 if kind == "puzzle" else 20)
     for r in range(3):
         for c in range(3):
@@ -96,3 +100,14 @@ def test_the_custom_palette_names_come_back() -> None:
     assert reading.pattern is not None
     assert {c for row in reading.pattern for c in row} <= set(STICKERS_BGR)
     assert reading.pattern == pattern
+
+
+def test_the_games_box_limits_apply_to_the_games_palette_only() -> None:
+    # eight blue stickers: more than the game's box holds (seven blue cubes), a refusal with the game's palette
+    # (vision.shaker_checks.box_contents), yet a plain puzzle face with another palette that also names "blue"
+    pattern = [["blue", "blue", "blue"], ["blue", "red", "blue"], ["blue", "blue", "blue"]]
+    frame_bgr, _ = grid_scene("puzzle", np.random.default_rng(11), pattern)
+    reading = read_shaker(frame_bgr, sticker_palette())
+    assert reading.valid and reading.pattern == pattern, reading.to_json()
+    game = read_shaker(frame_bgr)
+    assert not game.valid
