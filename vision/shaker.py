@@ -397,6 +397,18 @@ class ShakerSettings:
     # checked (as before)
     box_limits: bool = True
 
+    # helper Q: verify_cells' face look also takes a face with three crisp sides and a fainter fourth (a neighbour's
+    # shadow over one side; three_sides_show): the second weakest side's step this many times the face's inner
+    # step plus face_noise_floor (inf: off, as before). On the asked cells of 17 tuning sets (74 real cubes missed,
+    # 775 empty or knocked-out cells) it took 5 cubes, no empty cell (the empty cells' highest: 3.3, sharpness 0.59)...
+    cell_face_three_snr: float = 4.0
+    cell_face_three_weak: float = 0.5  # ...the weakest side's still this many times...
+    cell_face_three_sharpness: float = 0.55  # ...the three stronger sides crisp (median sharpness, see face_edges)...
+    # ...and its colour this far from the table's in every shade (CIE76): a cell of the table's very colour is as
+    # likely a check of its print (a gingham's gray check, d_table 0.2, in a knocked cube's frame, i7272 0031; the
+    # cubes so found on 17 tuning sets were 2.8 to 3.5 from it)
+    cell_face_three_min_table: float = 1.5
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -1028,7 +1040,8 @@ def verify_cells(
     would gain by it), a cell the table in some shadow explains still holds a cube when it is near a
     palette colour and far from the table in each of the four gaps beside it. With ``faces`` (the same last
     check; ``face_edges`` on), a cell still judged the table yet near a palette colour holds a cube when
-    enough others do and its top face's four straight edges show (:func:`face_edges`).
+    enough others do and its top face's four straight edges show (:func:`face_edges`), or three crisply with a
+    fainter fourth (a side in a neighbour's shadow, :func:`three_sides_show`) in a colour apart from the table's.
     """
     cell_k = np.array(grid.cell_candidate, dtype=int).ravel()
     have = cell_k >= 0
@@ -1092,7 +1105,14 @@ def verify_cells(
             looser = replace(
                 settings, face_min_snr=settings.cell_face_min_snr, face_min_sharpness=settings.cell_face_min_sharpness
             )
-            face[ask], snr, sharpness, tones = faces_show(frame_bgr, grid, centres[ask], work_lab, scale, looser)
+            sides: dict[str, np.ndarray] = {}
+            face[ask], snr, sharpness, tones = faces_show(frame_bgr, grid, centres[ask], work_lab, scale, looser, sides)
+            # (three crisp sides and a fainter fourth: a face whose one side is in a neighbour's shadow)
+            face[ask] |= (
+                three_sides_show(sides, tones, settings)
+                & (d_pal[ask] <= settings.face_max_delta_e)
+                & (d_tab[ask] >= settings.cell_face_three_min_table)
+            )
             # (a colour shared by many of the table's points: a clearer, crisper face; a black cube on a dark table)
             toned = (snr >= settings.cell_face_toned_snr) & (sharpness >= settings.cell_face_toned_sharpness)
             face[ask] |= toned & (tones >= settings.face_max_tone)
@@ -1190,7 +1210,11 @@ def _outward_steps(
 
 
 def face_edges(
-    frame_bgr: np.ndarray, grid: Grid, centres: np.ndarray, settings: ShakerSettings = DEFAULT_SETTINGS
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    centres: np.ndarray,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    sides: dict[str, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """How clearly a cube's top face shows at each of ``centres`` (frame px, (n, 2)): its four straight edges.
 
@@ -1201,7 +1225,8 @@ def face_edges(
     inside the face (``face_inner_range``) plus ``face_noise_floor`` (a uniform face whose four sides end in
     an edge scores high; the table in a cast shadow lacks an edge on some side), and the sides' median
     sharpness: the step over 1 frame pixel against over ``face_broad_px`` (about 1 for a face's edge, well
-    below for a shadow's penumbra).
+    below for a shadow's penumbra). With ``sides`` (a dict), its per-side measures ((n, 4): left, right, up,
+    down) are put there: ``edge``, ``inner`` (the steps) and ``sharp``, ``broad``.
     """
     n = settings.face_patch
     per_pitch = n / 2
@@ -1240,11 +1265,34 @@ def face_edges(
     ).reshape(-1, h, 3)  # per point: left, right, up, down; outward
     edge = _outward_steps(profiles, 2, *settings.face_edge_range, per_pitch)[0].reshape(-1, 4)
     inner = _outward_steps(profiles, 2, *settings.face_inner_range, per_pitch)[0].reshape(-1, 4)
-    snr = edge.min(1) / (inner.max(1) + settings.face_noise_floor)
     sharp = _outward_steps(profiles, d_sharp, *settings.face_edge_range, per_pitch)[0].reshape(-1, 4)
     broad = _outward_steps(profiles, d_broad, *settings.face_edge_range, per_pitch)[0].reshape(-1, 4)
+    if sides is not None:
+        sides.update(edge=edge, inner=inner, sharp=sharp, broad=broad)
+    snr = edge.min(1) / (inner.max(1) + settings.face_noise_floor)
     sharpness = np.median(sharp / np.maximum(broad, 1e-6), axis=1)
     return snr, sharpness
+
+
+def three_sides_show(sides: Mapping[str, np.ndarray], tones: np.ndarray, settings: ShakerSettings) -> np.ndarray:
+    """A top face with one side lost in a neighbour's shadow, from :func:`face_edges`' per-side measures
+    (``sides``) and the tone shares: the second weakest side's step ``cell_face_three_snr`` times the largest step
+    inside the face plus ``face_noise_floor``, the three stronger sides' median sharpness
+    ``cell_face_three_sharpness``, the weakest side's step still ``cell_face_three_weak`` times it, and a colour
+    few of the table's points share (``face_max_tone``)."""
+    edge = np.asarray(sides["edge"])
+    if not len(edge):
+        return np.zeros(0, bool)
+    noise = np.asarray(sides["inner"]).max(1) + settings.face_noise_floor
+    order = np.argsort(edge, axis=1)
+    ranked = np.take_along_axis(edge, order, axis=1)
+    crisp = np.take_along_axis(np.asarray(sides["sharp"]) / np.maximum(np.asarray(sides["broad"]), 1e-6), order, 1)
+    return (
+        (ranked[:, 1] >= settings.cell_face_three_snr * noise)
+        & (ranked[:, 0] >= settings.cell_face_three_weak * noise)
+        & (np.median(crisp[:, 1:], axis=1) >= settings.cell_face_three_sharpness)
+        & (tones < settings.face_max_tone)
+    )
 
 
 def faces_show(
@@ -1254,12 +1302,13 @@ def faces_show(
     work_lab: np.ndarray | None,
     scale: float,
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    sides: dict[str, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Whether a cube's top face shows at each of ``points`` (frame px, (n, 2)): its four edges clear and crisp
     (:func:`face_edges`: ``face_min_snr``, ``face_min_sharpness``) and its colour shared by few of the table's
     points around the grid (``tone_shares`` of the working Lab copy, when given: ``face_max_tone``); with the
-    three measures (snr, sharpness, tone share)."""
-    snr, sharpness = face_edges(frame_bgr, grid, points, settings)
+    three measures (snr, sharpness, tone share). ``sides``: :func:`face_edges`' per-side measures put there."""
+    snr, sharpness = face_edges(frame_bgr, grid, points, settings, sides)
     tones = tone_shares(work_lab, scale, grid, points, settings) if work_lab is not None else np.zeros(len(points))
     shows = (
         (snr >= settings.face_min_snr) & (sharpness >= settings.face_min_sharpness) & (tones < settings.face_max_tone)

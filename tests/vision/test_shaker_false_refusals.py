@@ -25,6 +25,7 @@ _OLD = replace(
     cell_face_far_delta_e=DEFAULT_SETTINGS.face_max_delta_e,
     cell_face_table_like=False,
     cell_face_toned_snr=float("inf"),
+    cell_face_three_snr=float("inf"),  # (and no three-sided face look: tests/vision/test_shaker_bent.py)
 )
 
 
