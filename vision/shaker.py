@@ -397,7 +397,7 @@ class ShakerSettings:
     # checked (as before)
     box_limits: bool = True
 
-    # helper Q: verify_cells' face look also takes a face with three crisp sides and a fainter fourth (a neighbour's
+    # verify_cells' face look also takes a face with three crisp sides and a fainter fourth (a neighbour's
     # shadow over one side; three_sides_show): the second weakest side's step this many times the face's inner
     # step plus face_noise_floor (inf: off, as before). On the asked cells of 17 tuning sets (74 real cubes missed,
     # 775 empty or knocked-out cells) it took 5 cubes, no empty cell (the empty cells' highest: 3.3, sharpness 0.59)...
