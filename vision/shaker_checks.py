@@ -23,7 +23,9 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   :func:`knocked_beside_table_cells`: a cube standing out from the table just beyond the grid beside an
   outlined cell of about the table's colour (its cell, the table's print or shadow taken for a cube);
   :func:`foreign_cells`: a cell far from every palette colour and like a gap beside it (a hand over the grid);
-  :func:`box_contents`: every cube in the game's box, the most a pattern can show of each colour.
+  :func:`box_contents`: every cube in the game's box, the most a pattern can show of each colour;
+  :func:`lines_beyond`: a full line of cube-like points beyond the grid while the grid's far line shows no
+  cubes' outlines (:func:`outlined_line`): the lattice a line off, moved or refused.
 """
 
 from __future__ import annotations
@@ -476,3 +478,61 @@ def box_contents() -> dict[str, int]:
 
     box = components()
     return {**box.cubes, box.wild_colour: box.white_cubes}
+
+
+# best_window's 5 x 5 lattice points (row, col; the grid's cells at 1..3) just beyond each side of the grid, the
+# grid's own line opposite that side, the grid's line on that side, and the move (rows, columns) that takes the
+# grid's window onto the points beyond (its line on that side then the points beyond, its opposite line left out)
+_SIDES_BEYOND = (
+    (((0, 1), (0, 2), (0, 3)), ((2, 0), (2, 1), (2, 2)), ((0, 0), (0, 1), (0, 2)), (-1, 0)),
+    (((4, 1), (4, 2), (4, 3)), ((0, 0), (0, 1), (0, 2)), ((2, 0), (2, 1), (2, 2)), (1, 0)),
+    (((1, 0), (2, 0), (3, 0)), ((0, 2), (1, 2), (2, 2)), ((0, 0), (1, 0), (2, 0)), (0, -1)),
+    (((1, 4), (2, 4), (3, 4)), ((0, 0), (1, 0), (2, 0)), ((0, 2), (1, 2), (2, 2)), (0, 1)),
+)
+
+
+def outlined_line(
+    cell_tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]], settings: Any, most: bool = False
+) -> bool:
+    """Whether ``line``'s cells show a line of cubes' outlines: their ``ring`` (verify_cells', 0 for a cell with
+    no cube or no outline found, negative rings as 0) at least ``beyond_line_ring`` on the mean (a black cube on
+    a dark table among them), or with ``most`` in most of its cells (the median: a line to move the grid onto,
+    where one crisp cube beside two gingham checks with no outline is no line of cubes, s9494 0316, while one
+    black cube on a dark check with none beside two crisp cubes is, s3737 0493). Not the table's print or the
+    cubes' cast shadows."""
+    tests = {(int(t["row"]), int(t["col"])): t for t in cell_tests}
+    rings = [
+        max(0.0, float(tests[k].get("ring", 0.0)))
+        if k in tests and tests[k].get("cube") and tests[k].get("outline")
+        else 0.0
+        for k in line
+    ]
+    if not rings:
+        return False
+    if most:
+        return sorted(rings)[len(rings) // 2] >= settings.beyond_line_ring
+    return sum(rings) / len(rings) >= settings.beyond_line_ring
+
+
+def lines_beyond(
+    cell_tests: Sequence[Mapping[str, Any]], around: np.ndarray, settings: Any
+) -> list[tuple[tuple[int, int], tuple[tuple[int, int], ...]]]:
+    """The sides of the grid with a full line of three cube-like lattice points just beyond them (``around``:
+    best_window's 5 x 5 points that look like cubes, the grid's cells at 1..3) while the grid's line opposite
+    that side is not crisply outlined (:func:`outlined_line`): twelve cube-like points in a 4 x 3 block, and
+    nothing says the grid's far line holds cubes rather than the line beyond (a gingham's checks or the cubes'
+    cast shadows taken for cubes, the pattern's last line left outside: the lattice a line off). Each as the
+    move (rows, columns) onto the line beyond and the grid's line it would leave out. ``beyond_line_ring``
+    0.0 or less: none (off)."""
+    if settings.beyond_line_ring <= 0:
+        return []
+    return [
+        (move, opposite)
+        for beyond, opposite, _, move in _SIDES_BEYOND
+        if all(bool(around[k]) for k in beyond) and not outlined_line(cell_tests, opposite, settings)
+    ]
+
+
+def incoming_line(move: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The grid's line that holds the points beyond once its window is moved by ``move`` (a side's)."""
+    return next(side for _, _, side, m in _SIDES_BEYOND if m == move)
