@@ -402,7 +402,7 @@ class ShakerSettings:
     # the game's box holds (vision.shaker_checks.box_contents) is refused with the rules' reason. False: not
     # checked (as before)
     box_limits: bool = True
-    # helper P: a full line of three cube-like lattice points just beyond one side of the settled grid (best_window's)
+    # a full line of three cube-like lattice points just beyond one side of the settled grid (best_window's)
     # makes twelve in a 4 x 3 block: one of the grid's far line and the line beyond is no line of cubes (a
     # gingham's checks in the cubes' shadows read as gray cubes, the pattern's last line left outside). A line of
     # real cubes shows its outlines: its cells' rings (verify_cells') at least beyond_line_ring on the mean (a black
