@@ -84,6 +84,7 @@ from .colour import (
 )
 from .errors import CalibrationError, VisionError
 from .shaker_checks import (
+    GridSurroundings,
     box_contents,
     cloth_cells,
     foreign_cells,
@@ -2384,18 +2385,25 @@ def read_shaker(
         reason = f"no pattern: {len(cloth)} cells show the table's own colour (the lattice on a checked cloth)"
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
-    if reason is None and knocked_beside_weak_cells(
-        cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
-    ):
+    surroundings = GridSurroundings(
+        grid,
+        pool,
+        frame_bgr,
+        gains,
+        palette.ref_lab,
+        sample_top_face,
+        lab,
+        scale,
+        lambda xy: table_colours_at(table_lab8, xy, scale, settings),
+    )
+    if reason is None and knocked_beside_weak_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
     toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
     if toned:
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in toned
         reason = f"{9 - len(toned)} cubes in the grid"  # a cloth's check with no outline through an empty cell
-    if reason is None and knocked_beside_toned_cells(
-        cell_tests, grid, pool, frame_bgr, gains, palette.ref_lab, sample_top_face, lab, scale, settings
-    ):
+    if reason is None and knocked_beside_toned_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of the table's own colour)"
     if reason is None and shadow_fit_cells(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
@@ -2410,19 +2418,7 @@ def read_shaker(
             best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=beyond)
         if lines_beyond(cell_tests, beyond["cube"], settings):
             reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
-    if reason is None and knocked_beside_table_cells(
-        cell_tests,
-        grid,
-        pool,
-        frame_bgr,
-        gains,
-        palette.ref_lab,
-        sample_top_face,
-        lab,
-        scale,
-        settings,
-        lambda xy: table_colours_at(table_lab8, xy, scale, settings),
-    ):
+    if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of about the table's colour)"
     foreign = foreign_cells(cell_tests, settings) if reason is None else []
     if foreign:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -179,17 +179,22 @@ def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> b
     return median > settings.max_median_offset
 
 
+class GridSurroundings(NamedTuple):
+    """What the checks for a cube knocked out of line look at around a read grid."""
+
+    grid: Any
+    pool: Sequence[Any]  # the cube candidates of the grid's size and the sizes beside it
+    frame_bgr: np.ndarray
+    gains: np.ndarray  # the grid's light (per-channel gains on linear RGB)
+    palette_lab: np.ndarray
+    sample_fn: Any  # (frame_bgr, xy, radius) -> the linear colour of a top face there
+    work_lab8: np.ndarray  # the reduced working copy, 8-bit Lab
+    scale: float  # frame pixels per working pixel
+    table_fn: Any = None  # frame points -> the table model's linear colours under them
+
+
 def knocked_beside_weak_cells(
-    cell_tests: Sequence[Mapping[str, Any]],
-    grid: Any,
-    pool: Sequence[Any],
-    frame_bgr: np.ndarray,
-    gains: np.ndarray,
-    palette_lab: np.ndarray,
-    sample_fn: Any,
-    work_lab8: np.ndarray,
-    scale: float,
-    settings: Any,
+    cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
 ) -> list[tuple[float, float]]:
     """Cubes knocked out of line beside a cell whose "cube" has no outline of its own (``ring`` below
     ``knocked_weak_ring``) and a colour not far from the table's (``d_table`` below ``knocked_weak_table``:
@@ -201,6 +206,7 @@ def knocked_beside_weak_cells(
     not one of the table's own colours around the grid (:func:`tone_shares` below ``cloth_share``: a light
     table or a cloth's white check is near the palette's white). :func:`vision.shaker.out_of_line_cubes`
     counts the weak cell as a cube and so misses it."""
+    grid, pool, frame_bgr, gains, palette_lab, sample_fn, work_lab8, scale, _ = surroundings
     weak = [
         (int(t["row"]), int(t["col"]))
         for t in cell_tests
@@ -277,16 +283,7 @@ def toned_open_cells(
 
 
 def knocked_beside_toned_cells(
-    cell_tests: Sequence[Mapping[str, Any]],
-    grid: Any,
-    pool: Sequence[Any],
-    frame_bgr: np.ndarray,
-    gains: np.ndarray,
-    palette_lab: np.ndarray,
-    sample_fn: Any,
-    work_lab8: np.ndarray,
-    scale: float,
-    settings: Any,
+    cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
 ) -> list[tuple[float, float]]:
     """:func:`knocked_beside_weak_cells` beside a cell whose outline is weak but not absent (``ring`` below
     ``knocked_toned_ring``) when its colour is one of the table's own tones around the grid (:func:`tone_shares`
@@ -294,6 +291,7 @@ def knocked_beside_toned_cells(
     check's own edges. Cubes knocked out beside such cells were accepted on fresh gingham sets (s8101 0401:
     ring 0.07; s8104 0260: ring 0.2); real cubes so weak and of the table's tones are few (a white cube on a
     light table, ring 0.12 in 1788 accepted frames), and a cube knocked out beside one is needed too."""
+    grid, work_lab8, scale = surroundings.grid, surroundings.work_lab8, surroundings.scale
     weak = [
         t
         for t in cell_tests
@@ -309,9 +307,7 @@ def knocked_beside_toned_cells(
         return []
     # the toned cells as the weak cells of knocked_beside_weak_cells (no outline), every other cell outlined
     view = [dict(t, ring=-np.inf if (int(t["row"]), int(t["col"])) in toned else np.inf) for t in cell_tests]
-    return knocked_beside_weak_cells(
-        view, grid, pool, frame_bgr, gains, palette_lab, sample_fn, work_lab8, scale, settings
-    )
+    return knocked_beside_weak_cells(view, surroundings, settings)
 
 
 def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
@@ -383,17 +379,7 @@ def shadow_lines(
 
 
 def knocked_beside_table_cells(
-    cell_tests: Sequence[Mapping[str, Any]],
-    grid: Any,
-    pool: Sequence[Any],
-    frame_bgr: np.ndarray,
-    gains: np.ndarray,
-    palette_lab: np.ndarray,
-    sample_fn: Any,
-    work_lab8: np.ndarray,
-    scale: float,
-    settings: Any,
-    table_fn: Any = None,
+    cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
 ) -> list[tuple[float, float]]:
     """:func:`knocked_beside_weak_cells` beside a cell however well outlined whose colour the table in some
     shadow explains within ``knocked_near_table`` (``d_table``, CIE76), or beside a weakly outlined cell (``ring``
@@ -409,6 +395,13 @@ def knocked_beside_table_cells(
     table's colour, fit within 0.8-2.0 (s6363 0255, s6464 0323), the knocked cubes above from 8.8."""
     if settings.knocked_near_table <= 0:
         return []
+    grid, frame_bgr, gains, sample_fn, table_fn = (
+        surroundings.grid,
+        surroundings.frame_bgr,
+        surroundings.gains,
+        surroundings.sample_fn,
+        surroundings.table_fn,
+    )
     near = {
         (int(t["row"]), int(t["col"]))
         for t in cell_tests
@@ -427,7 +420,7 @@ def knocked_beside_table_cells(
     # stand out from the table
     view = [dict(t, ring=-np.inf if (int(t["row"]), int(t["col"])) in near else np.inf) for t in cell_tests]
     strong = []
-    for cands in pool:
+    for cands in surroundings.pool:
         keep = np.asarray(cands.contrast) >= settings.knocked_contrast
         strength = None if cands.strength is None else cands.strength[keep]
         strong.append(
@@ -435,9 +428,7 @@ def knocked_beside_table_cells(
                 cands, xy=cands.xy[keep], radius=cands.radius[keep], contrast=cands.contrast[keep], strength=strength
             )
         )
-    found = knocked_beside_weak_cells(
-        view, grid, strong, frame_bgr, gains, palette_lab, sample_fn, work_lab8, scale, settings
-    )
+    found = knocked_beside_weak_cells(view, surroundings._replace(pool=strong), settings)
     # ...and nearer that cell than any other (a cube is knocked away from the grid: a stray shape beyond a real
     # cube of the table's colour, nearer another cell, is not the cube of it)
     centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
