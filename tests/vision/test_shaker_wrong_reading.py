@@ -95,6 +95,17 @@ def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     assert not reading.valid and reading.reason == "6 cubes in the grid"
 
 
+def test_a_hand_of_about_a_palette_colour_is_not_read_as_gray_cubes():
+    # generated set s8383 0109: a hand over the grid's left side, three cells of skin 13.9-14.2 from every palette
+    # colour and 0.0-1.5 from a gap beside them, read as gray cubes; accepted with foreign_delta_e 16, refused at 14
+    frame_bgr, truth = render_scene_set(random.Random(8383), 110)[109]
+    assert truth["valid"]
+    old = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=16.0))
+    assert old.valid and old.pattern != truth["pattern"]
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason.endswith("cubes in the grid")
+
+
 def test_box_contents_are_the_games_cubes():
     box = box_contents()
     assert box["black"] == 6 and box["red"] == 8 and box["white"] == 8
