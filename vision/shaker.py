@@ -1620,9 +1620,7 @@ _CELLS_R, _CELLS_C = np.arange(3)[:, None, None], np.arange(3)[None, :, None]  #
 
 def _cell_points_w(grid: Grid, scale: float) -> np.ndarray:
     """The nine cell centres in working pixels, (3, 3, 2)."""
-    r = np.arange(3)[:, None, None]
-    c = np.arange(3)[None, :, None]
-    pts = grid.origin[None, None, :] + c * grid.col_step[None, None, :] + r * grid.row_step[None, None, :]
+    pts = grid.origin[None, None, :] + _CELLS_C * grid.col_step[None, None, :] + _CELLS_R * grid.row_step[None, None, :]
     return (pts + 0.5) / scale - 0.5
 
 
@@ -2216,7 +2214,18 @@ def read_shaker(
     def all_cubes(cell_tests: list[dict[str, Any]]) -> bool:
         return all(t["cube"] for t in cell_tests)
 
-    windows: list[tuple[Grid, np.ndarray]] = []  # settle's last best_window looks (lattice points like cubes)
+    windows: list[tuple[Grid, dict[str, Any]]] = []
+
+    def window_look(grid: Grid, cands: Candidates) -> dict[str, Any]:
+        """best_window's look around a grid (``cube``: its 5 x 5 lattice points that look like cubes, no faces
+        asked; ``points``: their candidates), looked at once per grid: settle's and the last checks' alike."""
+        for seen, look in windows:
+            if seen is grid:
+                return look
+        look: dict[str, Any] = {}
+        best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=look)
+        windows.append((grid, look))
+        return look
 
     def settle(grid: Grid, cands: Candidates, cell_tests: list[dict[str, Any]], j: int) -> Settled:
         """The lattice's window moved by a row or column when the cubes say so, refitted to the cubes' top
@@ -2259,11 +2268,11 @@ def read_shaker(
                 work_lab=lab,
             )
 
-        if not all(t["cube"] for t in cell_tests):
+        if not all_cubes(cell_tests):
             grid_o, cands_o, tests_o = last_look(grid, cands)
             if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
                 grid, cands, cell_tests = grid_o, cands_o, tests_o
-            if settings.window_faces and not all(t["cube"] for t in cell_tests):
+            if settings.window_faces and not all_cubes(cell_tests):
                 # the refitted lattice's window again, now counting the points around it whose top face shows
                 shifted, around_f = best_window(
                     frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, work_lab=lab
@@ -2284,9 +2293,7 @@ def read_shaker(
             # a full line of cube-like points beyond a side: onto it when it is an outlined line of cubes and the
             # grid's far line is not (lines_beyond), nine cubes there too. Only from nine cubes: from eight, a move
             # onto a line of gingham checks read an incomplete pattern (s3131 0005), where the refusal stays
-            window: dict[str, Any] = {}
-            best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=window)
-            windows.append((grid, window["cube"]))  # (the refusals' look at the grid settled, when it stays)
+            window = window_look(grid, cands)
             for move, _ in lines_beyond(cell_tests, window["cube"], settings):
                 grid_m, cands_m, tests_m = last_look(window_shifted(grid, window["points"], move), cands)
                 if outlined_line(tests_m, incoming_line(move), settings, most=True) and all_cubes(tests_m):
@@ -2409,17 +2416,19 @@ def read_shaker(
         reason = "a cube is out of line (beside a cell of the table's own colour)"
     if reason is None and shadow_fit_cells(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
-    if reason is None and shadow_lines(cell_tests, settings):
-        window: dict[str, Any] = {}
-        best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=window)
-        if shadow_lines(cell_tests, settings, window["cube"]):
-            reason = "no pattern: a line of the table in shadow read as cubes, cubes beyond it (the lattice a line off)"
-    if reason is None and settings.beyond_line_ring > 0:
-        beyond: dict[str, Any] = {"cube": next((cube for g, cube in windows if g is grid), None)}
-        if beyond["cube"] is None:  # (the grid moved onto a line beyond: looked at again)
-            best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=beyond)
-        if lines_beyond(cell_tests, beyond["cube"], settings):
-            reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
+    # (the cube-like lattice points around the grid only where an outer line is in question: best_window's look)
+    if (
+        reason is None
+        and shadow_lines(cell_tests, settings)
+        and shadow_lines(cell_tests, settings, window_look(grid, cands)["cube"])
+    ):
+        reason = "no pattern: a line of the table in shadow read as cubes, cubes beyond it (the lattice a line off)"
+    if (
+        reason is None
+        and settings.beyond_line_ring > 0
+        and lines_beyond(cell_tests, window_look(grid, cands)["cube"], settings)
+    ):
+        reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
     if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of about the table's colour)"
     foreign = foreign_cells(cell_tests, settings) if reason is None else []
