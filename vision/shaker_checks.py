@@ -341,13 +341,14 @@ def open_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> 
     ]
 
 
-# each outer line of the 3 x 3 grid: its cells (row, col), and the points of best_window's 5 x 5 lattice (the grid's
-# cells at 1..3) just beyond the grid's opposite side
-_OUTER_LINES = (
-    (((0, 0), (1, 0), (2, 0)), ((1, 4), (2, 4), (3, 4))),
-    (((0, 2), (1, 2), (2, 2)), ((1, 0), (2, 0), (3, 0))),
-    (((0, 0), (0, 1), (0, 2)), ((4, 1), (4, 2), (4, 3))),
-    (((2, 0), (2, 1), (2, 2)), ((0, 1), (0, 2), (0, 3))),
+# best_window's 5 x 5 lattice points (row, col; the grid's cells at 1..3) just beyond each side of the grid, the
+# grid's own line opposite that side, the grid's line on that side, and the move (rows, columns) that takes the
+# grid's window onto the points beyond (its line on that side then the points beyond, its opposite line left out)
+_SIDES_BEYOND = (
+    (((0, 1), (0, 2), (0, 3)), ((2, 0), (2, 1), (2, 2)), ((0, 0), (0, 1), (0, 2)), (-1, 0)),
+    (((4, 1), (4, 2), (4, 3)), ((0, 0), (0, 1), (0, 2)), ((2, 0), (2, 1), (2, 2)), (1, 0)),
+    (((1, 0), (2, 0), (3, 0)), ((0, 2), (1, 2), (2, 2)), ((0, 0), (1, 0), (2, 0)), (0, -1)),
+    (((1, 4), (2, 4), (3, 4)), ((0, 0), (1, 0), (2, 0)), ((0, 2), (1, 2), (2, 2)), (0, 1)),
 )
 
 
@@ -369,7 +370,7 @@ def shadow_lines(
         for t in cell_tests
     }
     out = []
-    for line, beyond in _OUTER_LINES:
+    for beyond, line, _, _ in _SIDES_BEYOND:
         if max(fit.get(k, np.inf) for k in line) >= settings.shadow_line_delta_e:
             continue
         if around is not None and sum(bool(around[k]) for k in beyond) < settings.shadow_line_beyond:
@@ -469,17 +470,6 @@ def box_contents() -> dict[str, int]:
 
     box = components()
     return {**box.cubes, box.wild_colour: box.white_cubes}
-
-
-# best_window's 5 x 5 lattice points (row, col; the grid's cells at 1..3) just beyond each side of the grid, the
-# grid's own line opposite that side, the grid's line on that side, and the move (rows, columns) that takes the
-# grid's window onto the points beyond (its line on that side then the points beyond, its opposite line left out)
-_SIDES_BEYOND = (
-    (((0, 1), (0, 2), (0, 3)), ((2, 0), (2, 1), (2, 2)), ((0, 0), (0, 1), (0, 2)), (-1, 0)),
-    (((4, 1), (4, 2), (4, 3)), ((0, 0), (0, 1), (0, 2)), ((2, 0), (2, 1), (2, 2)), (1, 0)),
-    (((1, 0), (2, 0), (3, 0)), ((0, 2), (1, 2), (2, 2)), ((0, 0), (1, 0), (2, 0)), (0, -1)),
-    (((1, 4), (2, 4), (3, 4)), ((0, 0), (1, 0), (2, 0)), ((0, 2), (1, 2), (2, 2)), (0, 1)),
-)
 
 
 def outlined_line(
