@@ -96,6 +96,7 @@ from .shaker_checks import (
     off_the_lattice,
     open_table_cells,
     outlined_line,
+    print_beyond_cells,
     shadow_fit_cells,
     shadow_lines,
     table_cells,
@@ -431,6 +432,16 @@ class ShakerSettings:
     # likely a check of its print (a gingham's gray check, d_table 0.2, in a knocked cube's frame, i7272 0031; the
     # cubes so found on 17 tuning sets were 2.8 to 3.5 from it)
     cell_face_three_min_table: float = 1.5
+    # print_cells or more cube cells each sharing its colour (disk medians on the working copy, within
+    # print_delta_e, CIE76) with print_points or more of the cube-like lattice points just around the grid
+    # (best_window's look) are the table's print continuing the lattice beyond the grid, no shake: refused
+    # (vision.shaker_checks.print_beyond_cells). A gingham's light checks, crisply outlined, read as six white cubes
+    # beside the pattern (s50505 0302: 12-14 such points per cell). On 31 tuning sets (10132 right readings) no
+    # right reading had a third cell with more than 2 such points; it also refuses two incomplete patterns
+    # accepted (i9898 0499: 10 or more; s61616 0184: 3, 3, 4). 0: off (as before)
+    print_cells: int = 3
+    print_points: int = 3
+    print_delta_e: float = 4.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2343,9 +2354,8 @@ def read_shaker(
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
-    cubes = doubt_mixed_samples(
-        frame_bgr, samples, cubes, sample_radii(grid, cands, settings), gains, table_linear, palette, settings
-    )
+    radii = sample_radii(grid, cands, settings)
+    cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings)
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)
     rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}
@@ -2392,6 +2402,13 @@ def read_shaker(
     cloth = cloth_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
     if len(cloth) >= settings.cloth_cells:
         reason = f"no pattern: {len(cloth)} cells show the table's own colour (the lattice on a checked cloth)"
+    printed = (
+        print_beyond_cells(cell_tests, grid, window_look(grid, cands)["cube"], lab, scale, settings)
+        if reason is None
+        else []
+    )
+    if len(printed) >= max(1, settings.print_cells):
+        reason = f"no pattern: {len(printed)} cells in the colour of the lattice beyond the grid (the table's print)"
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
     surroundings = GridSurroundings(

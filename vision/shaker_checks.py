@@ -123,17 +123,24 @@ def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarr
     if len(p) == 0:
         return np.zeros(len(points))
     around = lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
+    cells = disk_colours(work_lab8, scale, grid, points, settings)
+    near = np.linalg.norm(around[None, :, :] - cells[:, None, :], axis=2) <= settings.cloth_delta_e
+    return near.mean(axis=1)
+
+
+def disk_colours(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarray, settings: Any) -> np.ndarray:
+    """The CIELAB median (n, 3) of each frame point's sampling disk (``sample_radius`` pitches) on the working
+    copy (8-bit Lab, ``work_lab8``), every point's disk at once."""
+    h, w = work_lab8.shape[:2]
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     rad = max(1.0, settings.sample_radius * grid.pitch / scale)
     r_i = int(np.ceil(rad))
     oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
     disk = oy * oy + ox * ox <= rad * rad
-    # every point's disk at once (the same medians, distances and shares as point by point)
     c = np.rint((points + 0.5) / scale - 0.5).astype(int)
     ys = np.clip(c[:, 1:2] + oy[disk], 0, h - 1)  # (n, disk)
     xs = np.clip(c[:, 0:1] + ox[disk], 0, w - 1)
-    cells = lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=1))  # (n, 3)
-    near = np.linalg.norm(around[None, :, :] - cells[:, None, :], axis=2) <= settings.cloth_delta_e
-    return near.mean(axis=1)
+    return lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=1))
 
 
 def cloth_cells(
@@ -512,6 +519,36 @@ def lines_beyond(
         for beyond, opposite, _, move in _SIDES_BEYOND
         if all(bool(around[k]) for k in beyond) and not outlined_line(cell_tests, opposite, settings)
     ]
+
+
+def print_beyond_cells(
+    cell_tests: Sequence[Mapping[str, Any]],
+    grid: Any,
+    around: np.ndarray,
+    work_lab8: np.ndarray,
+    scale: float,
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """The cube cells (row, col) whose colour at least ``print_points`` of the cube-like lattice points just
+    around the grid share (``around``: best_window's 5 x 5 points that look like cubes, the grid's cells at
+    1..3; colours: :func:`disk_colours`, within ``print_delta_e``, CIE76): the table's print continuing the
+    lattice beyond the grid (a gingham's light checks, crisply outlined, read as white cubes with the pattern
+    beside them, s50505 0302). A shake's cubes end at the grid: ``print_cells`` or more such cells, and the
+    lattice is the table's. ``print_cells`` 0: none (off)."""
+    if settings.print_cells <= 0:
+        return []
+    cubes = [(int(t["row"]), int(t["col"])) for t in cell_tests if t.get("cube")]
+    beyond = [
+        k for k in range(25) if bool(np.asarray(around).ravel()[k]) and not (1 <= k // 5 <= 3 and 1 <= k % 5 <= 3)
+    ]
+    if len(cubes) < settings.print_cells or len(beyond) < settings.print_points:
+        return []
+    cells = disk_colours(work_lab8, scale, grid, np.array([grid.centre(r, c) for r, c in cubes]), settings)
+    points = disk_colours(
+        work_lab8, scale, grid, np.array([grid.centre(k // 5 - 1, k % 5 - 1) for k in beyond]), settings
+    )
+    shared = (np.linalg.norm(cells[:, None, :] - points[None, :, :], axis=2) <= settings.print_delta_e).sum(1)
+    return [rc for rc, n in zip(cubes, shared, strict=True) if n >= settings.print_points]
 
 
 def incoming_line(move: tuple[int, int]) -> tuple[tuple[int, int], ...]:

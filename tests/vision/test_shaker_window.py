@@ -70,13 +70,15 @@ def test_gingham_checks_read_as_cubes_with_a_line_of_cubes_beyond_are_refused():
     # column's rings 0.22, 0.17, 0.19 (no line of cubes) with a full line beyond the left side. With the check off
     # (beyond_line_ring 0.0, as before) the wrong pattern is accepted; with it, refused (the line beyond, one crisp
     # cube among checks, is no line to move onto either).
+    # (print_beyond_cells, off here, refuses it too: the checks go on beyond the grid in the cells' colour)
     frame_bgr, truth = render_scene_set(random.Random(9494), 317)[316]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=OFF)
+    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0))
     assert off.valid and off.pattern != truth["pattern"]
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, print_cells=0))
     assert not reading.valid
     assert reading.reason.startswith("no pattern: a line of cubes beyond the grid")
+    assert not read_shaker(frame_bgr).valid
 
 
 def test_a_lattice_a_column_off_on_gingham_moves_onto_the_line_of_cubes_beyond():
@@ -85,9 +87,10 @@ def test_a_lattice_a_column_off_on_gingham_moves_onto_the_line_of_cubes_beyond()
     # black: rings 0.91, 0.74 and no outline on the black cube's dark check) just beyond. With the check off
     # (beyond_line_ring 0.0, as before) the wrong pattern is accepted; with it the grid moves onto the line of
     # cubes and reads the pattern.
+    # (print_beyond_cells, off here, refuses the wrong reading too: white checks go on beyond the grid)
     frame_bgr, truth = render_scene_set(random.Random(3737), 494)[493]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=OFF)
+    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0))
     assert off.valid and off.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]

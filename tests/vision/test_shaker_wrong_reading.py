@@ -100,10 +100,12 @@ def test_a_hand_of_about_a_palette_colour_is_not_read_as_gray_cubes():
     # colour and 0.0-1.5 from a gap beside them, read as gray cubes; accepted with foreign_delta_e 16, refused at 14
     frame_bgr, truth = render_scene_set(random.Random(8383), 110)[109]
     assert truth["valid"]
-    old = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=16.0))
+    # (print_beyond_cells, off here, refuses it too: the skin's colour goes on beyond the grid)
+    old = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=16.0, print_cells=0))
     assert old.valid and old.pattern != truth["pattern"]
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, print_cells=0))
     assert not reading.valid and reading.reason.endswith("cubes in the grid")
+    assert not read_shaker(frame_bgr).valid
 
 
 def test_box_contents_are_the_games_cubes():
@@ -118,7 +120,8 @@ def test_no_reading_shows_more_cubes_of_a_colour_than_the_box_holds():
     # limit off (box_limits False, as before) that reading is accepted.
     frame_bgr, truth = render_scene_set(random.Random(5353), 195)[194]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, box_limits=False))
+    # (print_beyond_cells, off here, refuses it too: the dark checks go on beyond the grid)
+    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, box_limits=False, print_cells=0))
     assert off.valid and sum(row.count("black") for row in off.pattern) > 6
     reading = read_shaker(frame_bgr)
     assert not reading.valid
