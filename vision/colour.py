@@ -353,7 +353,7 @@ class ColourMatch:
     lab: tuple[float, float, float]
 
 
-def _per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
+def per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """CIE76 distance from each Lab row (n, 3) to each palette colour's nearest reference: (n, colours)."""
     d = np.sqrt(((lab[:, None, :] - palette.ref_lab[None, :, :]) ** 2).sum(-1))
     # (a colour's references are consecutive columns: one reduceat takes every colour's minimum)
@@ -363,7 +363,7 @@ def _per_colour_distances(lab: np.ndarray, palette: Palette) -> np.ndarray:
 def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
     """Nearest palette colour for each Lab row, with a confidence from the margin to the runner-up."""
     lab = np.atleast_2d(np.asarray(lab, dtype=np.float64))
-    per_colour = _per_colour_distances(lab, palette)
+    per_colour = per_colour_distances(lab, palette)
     order = np.argsort(per_colour, axis=1)
     out = []
     for i in range(len(lab)):
@@ -377,7 +377,7 @@ def classify(lab: np.ndarray, palette: Palette) -> list[ColourMatch]:
 
 def nearest_names(lab: np.ndarray, palette: Palette) -> list[str]:
     """The nearest palette colour's name for each Lab row: :func:`classify`'s names, without its confidences."""
-    per_colour = _per_colour_distances(np.atleast_2d(np.asarray(lab, dtype=np.float64)), palette)
+    per_colour = per_colour_distances(np.atleast_2d(np.asarray(lab, dtype=np.float64)), palette)
     # (argmin takes the first of equal distances, as classify's argsort of so few colours does)
     return [palette.names[k] for k in per_colour.argmin(1).tolist()]
 
