@@ -88,11 +88,13 @@ from .shaker_checks import (
     box_contents,
     cloth_cells,
     foreign_cells,
+    full_lines_beyond,
     incoming_line,
     knocked_beside_table_cells,
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     lines_beyond,
+    nearer_the_table,
     off_the_lattice,
     open_table_cells,
     outlined_line,
@@ -431,6 +433,18 @@ class ShakerSettings:
     # likely a check of its print (a gingham's gray check, d_table 0.2, in a knocked cube's frame, i7272 0031; the
     # cubes so found on 17 tuning sets were 2.8 to 3.5 from it)
     cell_face_three_min_table: float = 1.5
+
+    # helper S: the lattice a line off onto the cubes' cast shadows, its far line outlined. A full line of three
+    # cube-like lattice points just beyond a side of the settled grid (best_window's) while the grid's line opposite
+    # that side lies much nearer the table (in some shadow) than the line beyond: the median of the far line's
+    # d_table (verify_cells', CIE76) at least beyond_table_gain below the line beyond's (measured on the window
+    # moved onto it). Shadows and lit table read as gray or black "cubes" with outlines (a cast shadow's hard
+    # edges: rings 0.41-0.55, so lines_beyond's beyond_line_ring did not move them, sh50505 0366 and 0122), the
+    # real line beyond a colour far from the table. The grid moves onto that line when the moved window holds nine
+    # cubes and the line's outlines show (outlined_line, most); else the reading is refused. On 28 tuning sets
+    # the windows so moved gained 56-59 (real colourful lines beyond shadows), the right windows kept below 20
+    # (a dark line of real cubes on a dark table beside a line of their shadows). 0.0 or less: off (as before)
+    beyond_table_gain: float = 35.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2215,6 +2229,7 @@ def read_shaker(
         return all(t["cube"] for t in cell_tests)
 
     windows: list[tuple[Grid, dict[str, Any]]] = []
+    line_off: list[Grid] = []  # settled grids with a line beyond much farther from the table than their far line
 
     def window_look(grid: Grid, cands: Candidates) -> dict[str, Any]:
         """best_window's look around a grid (``cube``: its 5 x 5 lattice points that look like cubes, no faces
@@ -2299,6 +2314,19 @@ def read_shaker(
                 if outlined_line(tests_m, incoming_line(move), settings, most=True) and all_cubes(tests_m):
                     grid, cands, cell_tests = grid_m, cands_m, tests_m
                     break
+        if settings.beyond_table_gain > 0:
+            # a full line beyond, the grid's far line much nearer the table than it (nearer_the_table: the cubes'
+            # cast shadows with outlines, the real line outside): onto it when nine cubes there and it is outlined,
+            # else the grid is doubted (refused at the end)
+            window = window_look(grid, cands)
+            for move, far, side in full_lines_beyond(window["cube"]):
+                grid_m, cands_m, tests_m = last_look(window_shifted(grid, window["points"], move), cands)
+                if not nearer_the_table(cell_tests, far, tests_m, side, settings):
+                    continue
+                if all_cubes(tests_m) and outlined_line(tests_m, side, settings, most=True):
+                    grid, cands, cell_tests = grid_m, cands_m, tests_m
+                    break
+                line_off.append(grid)
         return grid, cands, cell_tests, around, j
 
     settled = settle(best[1], best[2], best[4], best[3]) if best is not None else None
@@ -2429,6 +2457,8 @@ def read_shaker(
         and lines_beyond(cell_tests, window_look(grid, cands)["cube"], settings)
     ):
         reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
+    if reason is None and any(g is grid for g in line_off):
+        reason = "no pattern: a line of cubes beyond the grid, its far line near the table (the lattice a line off?)"
     if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of about the table's colour)"
     foreign = foreign_cells(cell_tests, settings) if reason is None else []
