@@ -445,6 +445,11 @@ class ShakerSettings:
     # the windows so moved gained 56-59 (real colourful lines beyond shadows), the right windows kept below 20
     # (a dark line of real cubes on a dark table beside a line of their shadows). 0.0 or less: off (as before)
     beyond_table_gain: float = 35.0
+    # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
+    # verified (not window_faces_gain) when it then holds nine and most of the line it moves onto show a cube's
+    # outline (outlined_line: beyond_line_ring): the lattice a line off, its far line a shadow or the table's cell
+    # read as an empty cell (8 cubes). window_faces_gain or more: off (as before)
+    window_outlined_gain: int = 1
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2242,6 +2247,18 @@ def read_shaker(
         windows.append((grid, look))
         return look
 
+    def window_gain_needed(grid: Grid, shifted: Grid, tests: list[dict[str, Any]]) -> int:
+        """The cubes a window moved by best_window (after the refit) must gain: ``window_faces_gain``, or
+        ``window_outlined_gain`` when the move is by a row or a column onto a line whose cubes show their outlines
+        (outlined_line, most) and the moved window holds nine cubes (the line left behind a shadow or the table)."""
+        if settings.window_outlined_gain >= settings.window_faces_gain or not all_cubes(tests):
+            return settings.window_faces_gain
+        steps = np.linalg.solve(np.column_stack([grid.row_step, grid.col_step]), shifted.origin - grid.origin)
+        move = (round(float(steps[0])), round(float(steps[1])))
+        if abs(move[0]) + abs(move[1]) != 1 or not outlined_line(tests, incoming_line(move), settings, most=True):
+            return settings.window_faces_gain
+        return settings.window_outlined_gain
+
     def settle(grid: Grid, cands: Candidates, cell_tests: list[dict[str, Any]], j: int) -> Settled:
         """The lattice's window moved by a row or column when the cubes say so, refitted to the cubes' top
         faces, and its cells' last check; with the cubes counted around it and the size's index."""
@@ -2300,7 +2317,7 @@ def read_shaker(
                     toned = tone_shares(lab, scale, grid_f, cube_xy, settings).max() if len(cube_xy) else 0.0
                     if (
                         sum(t["cube"] for t in tests_f)
-                        >= sum(t["cube"] for t in cell_tests) + settings.window_faces_gain
+                        >= sum(t["cube"] for t in cell_tests) + window_gain_needed(grid, shifted, tests_f)
                         and toned < settings.face_max_tone
                     ):
                         grid, cands, cell_tests, around = grid_f, cands_f, tests_f, around_f

@@ -72,3 +72,31 @@ def test_a_lattice_a_column_off_on_the_shadows_moves_onto_the_column_beyond():
     reading = read_shaker(frame_bgr)
     assert reading.valid
     assert reading.pattern == truth["pattern"]
+
+
+def test_a_window_a_row_off_moves_with_one_cube_more_onto_an_outlined_row():
+    # generated set sh9595 0368: the lattice settled a row below the pattern, its bottom row the table and the cubes'
+    # shadows (one cell read empty: 8 cubes), the pattern's top row outside. best_window's look after the refit
+    # moves it up, one cube more (nine) and the top row's outlines showing; with window_outlined_gain at its old
+    # value (window_faces_gain: two more cubes needed) the window stays and the frame is refused.
+    frame_bgr, truth = render_scene_set(random.Random(9595), 369)[368]
+    assert truth["valid"]
+    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, window_outlined_gain=2))
+    assert not off.valid
+    assert off.reason == "8 cubes in the grid"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid
+    assert reading.pattern == truth["pattern"]
+
+
+def test_a_row_of_the_table_left_in_the_window_moves_onto_the_row_beyond():
+    # seed 7979's 15th scene (printed table): the lattice settled a row beside the pattern, its far row the table
+    # (d_table near 0), a full row of cube-like points beyond. Without best_window's face look (window_faces off) the
+    # move onto that row is beyond_table_gain's alone: off too, the frame is refused with 6 cubes.
+    frame_bgr, truth = render_scene_set(random.Random(7979), 15)[14]
+    assert truth["valid"]
+    no_faces = replace(DEFAULT_SETTINGS, window_faces=False)
+    off = read_shaker(frame_bgr, settings=replace(no_faces, beyond_table_gain=0.0))
+    assert not off.valid and off.reason == "6 cubes in the grid"
+    reading = read_shaker(frame_bgr, settings=no_faces)
+    assert reading.valid and reading.pattern == truth["pattern"]
