@@ -441,9 +441,11 @@ class ShakerSettings:
     # moved onto it). Shadows and lit table read as gray or black "cubes" with outlines (a cast shadow's hard
     # edges: rings 0.41-0.55, so lines_beyond's beyond_line_ring did not move them, sh50505 0366 and 0122), the
     # real line beyond a colour far from the table. The grid moves onto that line when the moved window holds nine
-    # cubes and the line's outlines show (outlined_line, most); else the reading is refused. On 28 tuning sets
-    # the windows so moved gained 56-59 (real colourful lines beyond shadows), the right windows kept below 20
-    # (a dark line of real cubes on a dark table beside a line of their shadows). 0.0 or less: off (as before)
+    # cubes and the line's outlines show (outlined_line, most); else the reading is refused. On 30 tuning sets
+    # (15000 frames) the windows a line off so seen gained 51-62 (a colourful line beyond shadows or the table), the
+    # right windows with a full line beyond at most 20 (sh4848 0064: a dark line of real cubes on a dark table); the
+    # incomplete patterns so seen gained up to 61 and were refused (by this or the later checks), one at 30 not
+    # outlined. Exact +3, no incomplete or wrong reading accepted more. 0.0 or less: off (as before)
     beyond_table_gain: float = 35.0
     # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
     # verified (not window_faces_gain) when it then holds nine and most of the line it moves onto show a cube's
