@@ -89,11 +89,13 @@ from .shaker_checks import (
     box_contents,
     cloth_cells,
     foreign_cells,
+    full_lines_beyond,
     incoming_line,
     knocked_beside_table_cells,
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     lines_beyond,
+    nearer_the_table,
     off_the_lattice,
     open_table_cells,
     outlined_line,
@@ -450,6 +452,25 @@ class ShakerSettings:
     # colour; five incomplete patterns accepted so (a white read, gray at the centre) were 18.7-32.2 (s8383 0095,
     # s5353 0202, i7171 0139, i9898 0149, s3131 0115). inf: off (as before)
     centre_other_delta_e: float = 15.0
+
+    # helper S: the lattice a line off onto the cubes' cast shadows, its far line outlined. A full line of three
+    # cube-like lattice points just beyond a side of the settled grid (best_window's) while the grid's line opposite
+    # that side lies much nearer the table (in some shadow) than the line beyond: the median of the far line's
+    # d_table (verify_cells', CIE76) at least beyond_table_gain below the line beyond's (measured on the window
+    # moved onto it). Shadows and lit table read as gray or black "cubes" with outlines (a cast shadow's hard
+    # edges: rings 0.41-0.55, so lines_beyond's beyond_line_ring did not move them, sh50505 0366 and 0122), the
+    # real line beyond a colour far from the table. The grid moves onto that line when the moved window holds nine
+    # cubes and the line's outlines show (outlined_line, most); else the reading is refused. On 30 tuning sets
+    # (15000 frames) the windows a line off so seen gained 51-62 (a colourful line beyond shadows or the table), the
+    # right windows with a full line beyond at most 20 (sh4848 0064: a dark line of real cubes on a dark table); the
+    # incomplete patterns so seen gained up to 61 and were refused (by this or the later checks), one at 30 not
+    # outlined. Exact +3, no incomplete or wrong reading accepted more. 0.0 or less: off (as before)
+    beyond_table_gain: float = 35.0
+    # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
+    # verified (not window_faces_gain) when it then holds nine and most of the line it moves onto show a cube's
+    # outline (outlined_line: beyond_line_ring): the lattice a line off, its far line a shadow or the table's cell
+    # read as an empty cell (8 cubes). window_faces_gain or more: off (as before)
+    window_outlined_gain: int = 1
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2268,6 +2289,7 @@ def read_shaker(
         return all(t["cube"] for t in cell_tests)
 
     windows: list[tuple[Grid, dict[str, Any]]] = []
+    line_off: list[Grid] = []  # settled grids with a line beyond much farther from the table than their far line
 
     def window_look(grid: Grid, cands: Candidates) -> dict[str, Any]:
         """best_window's look around a grid (``cube``: its 5 x 5 lattice points that look like cubes, no faces
@@ -2279,6 +2301,18 @@ def read_shaker(
         best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, out=look)
         windows.append((grid, look))
         return look
+
+    def window_gain_needed(grid: Grid, shifted: Grid, tests: list[dict[str, Any]]) -> int:
+        """The cubes a window moved by best_window (after the refit) must gain: ``window_faces_gain``, or
+        ``window_outlined_gain`` when the move is by a row or a column onto a line whose cubes show their outlines
+        (outlined_line, most) and the moved window holds nine cubes (the line left behind a shadow or the table)."""
+        if settings.window_outlined_gain >= settings.window_faces_gain or not all_cubes(tests):
+            return settings.window_faces_gain
+        steps = np.linalg.solve(np.column_stack([grid.row_step, grid.col_step]), shifted.origin - grid.origin)
+        move = (round(float(steps[0])), round(float(steps[1])))
+        if abs(move[0]) + abs(move[1]) != 1 or not outlined_line(tests, incoming_line(move), settings, most=True):
+            return settings.window_faces_gain
+        return settings.window_outlined_gain
 
     def settle(grid: Grid, cands: Candidates, cell_tests: list[dict[str, Any]], j: int) -> Settled:
         """The lattice's window moved by a row or column when the cubes say so, refitted to the cubes' top
@@ -2338,7 +2372,7 @@ def read_shaker(
                     toned = tone_shares(lab, scale, grid_f, cube_xy, settings).max() if len(cube_xy) else 0.0
                     if (
                         sum(t["cube"] for t in tests_f)
-                        >= sum(t["cube"] for t in cell_tests) + settings.window_faces_gain
+                        >= sum(t["cube"] for t in cell_tests) + window_gain_needed(grid, shifted, tests_f)
                         and toned < settings.face_max_tone
                     ):
                         grid, cands, cell_tests, around = grid_f, cands_f, tests_f, around_f
@@ -2352,6 +2386,19 @@ def read_shaker(
                 if outlined_line(tests_m, incoming_line(move), settings, most=True) and all_cubes(tests_m):
                     grid, cands, cell_tests = grid_m, cands_m, tests_m
                     break
+        if settings.beyond_table_gain > 0:
+            # a full line beyond, the grid's far line much nearer the table than it (nearer_the_table: the cubes'
+            # cast shadows with outlines, the real line outside): onto it when nine cubes there and it is outlined,
+            # else the grid is doubted (refused at the end)
+            window = window_look(grid, cands)
+            for move, far, side in full_lines_beyond(window["cube"]):
+                grid_m, cands_m, tests_m = last_look(window_shifted(grid, window["points"], move), cands)
+                if not nearer_the_table(cell_tests, far, tests_m, side, settings):
+                    continue
+                if all_cubes(tests_m) and outlined_line(tests_m, side, settings, most=True):
+                    grid, cands, cell_tests = grid_m, cands_m, tests_m
+                    break
+                line_off.append(grid)
         return grid, cands, cell_tests, around, j
 
     settled = settle(best[1], best[2], best[4], best[3]) if best is not None else None
@@ -2489,6 +2536,8 @@ def read_shaker(
         and lines_beyond(cell_tests, window_look(grid, cands)["cube"], settings)
     ):
         reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
+    if reason is None and any(g is grid for g in line_off):
+        reason = "no pattern: a line of cubes beyond the grid, its far line near the table (the lattice a line off?)"
     if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of about the table's colour)"
     foreign = foreign_cells(cell_tests, settings) if reason is None else []

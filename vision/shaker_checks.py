@@ -25,7 +25,9 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   :func:`foreign_cells`: a cell far from every palette colour and like a gap beside it (a hand over the grid);
   :func:`box_contents`: every cube in the game's box, the most a pattern can show of each colour;
   :func:`lines_beyond`: a full line of cube-like points beyond the grid while the grid's far line shows no
-  cubes' outlines (:func:`outlined_line`): the lattice a line off, moved or refused.
+  cubes' outlines (:func:`outlined_line`): the lattice a line off, moved or refused; :func:`full_lines_beyond`,
+  :func:`nearer_the_table`: such a line beyond while the grid's far line lies much nearer the table (the cubes'
+  hard cast shadows with outlines read as gray or black cubes), moved or refused too.
 """
 
 from __future__ import annotations
@@ -554,3 +556,39 @@ def print_beyond_cells(
 def incoming_line(move: tuple[int, int]) -> tuple[tuple[int, int], ...]:
     """The grid's line that holds the points beyond once its window is moved by ``move`` (a side's)."""
     return next(side for _, _, side, m in _SIDES_BEYOND if m == move)
+
+
+def full_lines_beyond(
+    around: np.ndarray,
+) -> list[tuple[tuple[int, int], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]]:
+    """The sides of the grid with a full line of three cube-like lattice points just beyond them (``around``:
+    best_window's 5 x 5 points that look like cubes, the grid's cells at 1..3), whatever the grid's own cells:
+    each as the move (rows, columns) onto that line, the grid's line it would leave out and the grid's line that
+    holds the points beyond once moved."""
+    return [
+        (move, opposite, side) for beyond, opposite, side, move in _SIDES_BEYOND if all(bool(around[k]) for k in beyond)
+    ]
+
+
+def nearer_the_table(
+    far_tests: Sequence[Mapping[str, Any]],
+    far: Sequence[tuple[int, int]],
+    beyond_tests: Sequence[Mapping[str, Any]],
+    beyond: Sequence[tuple[int, int]],
+    settings: Any,
+) -> bool:
+    """Whether the grid's line ``far`` (its cells in ``far_tests``) lies much nearer the table than the line of
+    points just beyond the opposite side (``beyond``: those cells in ``beyond_tests``, the window moved onto them):
+    the median of the far line's ``d_table`` (verify_cells', the table in any of its shadow levels, CIE76) at least
+    ``beyond_table_gain`` below the line beyond's. The cubes' hard cast shadows and the lit table between them, read
+    as gray or black cubes with outlines, a line of colours far from the table beyond them: the lattice a line off.
+    A line of real dark cubes on a dark table beside a line of their own shadows gains nothing.
+    ``beyond_table_gain`` 0.0 or less: never (off)."""
+    if settings.beyond_table_gain <= 0:
+        return False
+
+    def median_d_table(tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]]) -> float:
+        d = {(int(t["row"]), int(t["col"])): float(t.get("d_table", 0.0)) for t in tests}
+        return sorted(d.get(k, 0.0) for k in line)[len(line) // 2]
+
+    return median_d_table(far_tests, far) + settings.beyond_table_gain <= median_d_table(beyond_tests, beyond)
