@@ -453,8 +453,8 @@ class ShakerSettings:
     # s5353 0202, i7171 0139, i9898 0149, s3131 0115). inf: off (as before)
     centre_other_delta_e: float = 15.0
 
-    # helper S: the lattice a line off onto the cubes' cast shadows, its far line outlined. A full line of three
-    # cube-like lattice points just beyond a side of the settled grid (best_window's) while the grid's line opposite
+    # the lattice a line off onto the cubes' cast shadows, its far line outlined. A full line of three cube-like
+    # lattice points just beyond a side of the settled grid (best_window's) while the grid's line opposite
     # that side lies much nearer the table (in some shadow) than the line beyond: the median of the far line's
     # d_table (verify_cells', CIE76) at least beyond_table_gain below the line beyond's (measured on the window
     # moved onto it). Shadows and lit table read as gray or black "cubes" with outlines (a cast shadow's hard

@@ -518,8 +518,8 @@ def lines_beyond(
         return []
     return [
         (move, opposite)
-        for beyond, opposite, _, move in _SIDES_BEYOND
-        if all(bool(around[k]) for k in beyond) and not outlined_line(cell_tests, opposite, settings)
+        for move, opposite, _ in full_lines_beyond(around)
+        if not outlined_line(cell_tests, opposite, settings)
     ]
 
 

@@ -1,4 +1,4 @@
-"""The shaker reader's lattice a line off onto the cubes' cast shadows (helper S): a full line of cube-like points
+"""The shaker reader's lattice a line off onto the cubes' cast shadows: a full line of cube-like points
 beyond the settled grid while the grid's far line lies much nearer the table (vision.shaker_checks.nearer_the_table,
 ``beyond_table_gain``): the grid moves onto that line, or the reading is refused.
 
