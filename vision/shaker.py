@@ -1835,9 +1835,7 @@ def doubt_mixed_samples(
     """
     out = list(cubes)
     offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
-    todo = [
-        i for i, (s, c) in enumerate(zip(samples, cubes, strict=True)) if s[3] is not None and c.colour and rads[i] > 0
-    ]
+    todo = _sampled(samples, cubes, rads)
     if not todo:
         return out
     subs: dict[int, np.ndarray] = {}
@@ -1877,9 +1875,7 @@ def doubt_off_centre_samples(
     light) from it. On the tuning sets no right reading's cell centre named another colour at all.
     """
     out = list(cubes)
-    todo = [
-        i for i, (s, c) in enumerate(zip(samples, cubes, strict=True)) if s[3] is not None and c.colour and rads[i] > 0
-    ]
+    todo = _sampled(samples, cubes, rads)
     if not todo or not math.isfinite(settings.centre_other_delta_e):
         return out
     for rad in {rads[i] for i in todo}:  # the centres of one radius sampled at once
@@ -1891,6 +1887,17 @@ def doubt_off_centre_samples(
             if own >= settings.centre_other_delta_e and own > d[j].min():
                 out[i] = doubted(cubes[i])
     return out
+
+
+def _sampled(
+    samples: Sequence[tuple[int, int, np.ndarray, np.ndarray | None]],
+    cubes: Sequence[CubeReading],
+    rads: Sequence[float],
+) -> list[int]:
+    """The indices of the cubes read from a sample: a top face sampled, a colour named, a disk's radius."""
+    return [
+        i for i, (s, c) in enumerate(zip(samples, cubes, strict=True)) if s[3] is not None and c.colour and rads[i] > 0
+    ]
 
 
 DOUBTED_CONFIDENCE = 0.5  # a tie's confidence: below min_confidence, so the pattern is refused as unclear

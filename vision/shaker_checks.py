@@ -523,6 +523,10 @@ def lines_beyond(
     ]
 
 
+# best_window's 5 x 5 lattice points just around the grid (its cells are the 3 x 3 at rows and columns 1..3)
+_AROUND_WINDOW = tuple(k for k in range(25) if not (1 <= k // 5 <= 3 and 1 <= k % 5 <= 3))
+
+
 def print_beyond_cells(
     cell_tests: Sequence[Mapping[str, Any]],
     grid: Any,
@@ -540,9 +544,8 @@ def print_beyond_cells(
     if settings.print_cells <= 0:
         return []
     cubes = [(int(t["row"]), int(t["col"])) for t in cell_tests if t.get("cube")]
-    beyond = [
-        k for k in range(25) if bool(np.asarray(around).ravel()[k]) and not (1 <= k // 5 <= 3 and 1 <= k % 5 <= 3)
-    ]
+    flat = np.asarray(around, dtype=bool).ravel()
+    beyond = [k for k in _AROUND_WINDOW if flat[k]]
     if len(cubes) < settings.print_cells or len(beyond) < settings.print_points:
         return []
     cells = disk_colours(work_lab8, scale, grid, np.array([grid.centre(r, c) for r, c in cubes]), settings)
