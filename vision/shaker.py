@@ -2362,6 +2362,24 @@ def read_shaker(
                 work_lab=lab,
             )
 
+        moved: list[tuple[Grid, tuple[int, int], tuple[Grid, Candidates, list[dict[str, Any]]]]] = []
+
+        def line_look(
+            grid: Grid, cands: Candidates, move: tuple[int, int]
+        ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
+            """last_look at the grid's window moved by ``move`` onto a line of cube-like points beyond a side
+            (window_look's), looked at once per grid and move: both line-beyond moves ask it."""
+            for seen, m, look in moved:
+                if seen is grid and m == move:
+                    return look
+            look = last_look(window_shifted(grid, window_look(grid, cands)["points"], move), cands)
+            moved.append((grid, move, look))
+            return look
+
+        def onto_line(tests: list[dict[str, Any]], line: Sequence[tuple[int, int]]) -> bool:
+            """Whether a moved window is one to move onto: nine cubes, most of the line it moved onto outlined."""
+            return all_cubes(tests) and outlined_line(tests, line, settings, most=True)
+
         if not all_cubes(cell_tests):
             grid_o, cands_o, tests_o = last_look(grid, cands)
             if sum(t["cube"] for t in tests_o) > sum(t["cube"] for t in cell_tests):
@@ -2387,22 +2405,20 @@ def read_shaker(
             # a full line of cube-like points beyond a side: onto it when it is an outlined line of cubes and the
             # grid's far line is not (lines_beyond), nine cubes there too. Only from nine cubes: from eight, a move
             # onto a line of gingham checks read an incomplete pattern (s3131 0005), where the refusal stays
-            window = window_look(grid, cands)
-            for move, _ in lines_beyond(cell_tests, window["cube"], settings):
-                grid_m, cands_m, tests_m = last_look(window_shifted(grid, window["points"], move), cands)
-                if outlined_line(tests_m, incoming_line(move), settings, most=True) and all_cubes(tests_m):
+            for move, _ in lines_beyond(cell_tests, window_look(grid, cands)["cube"], settings):
+                grid_m, cands_m, tests_m = line_look(grid, cands, move)
+                if onto_line(tests_m, incoming_line(move)):
                     grid, cands, cell_tests = grid_m, cands_m, tests_m
                     break
         if settings.beyond_table_gain > 0:
             # a full line beyond, the grid's far line much nearer the table than it (nearer_the_table: the cubes'
             # cast shadows with outlines, the real line outside): onto it when nine cubes there and it is outlined,
             # else the grid is doubted (refused at the end)
-            window = window_look(grid, cands)
-            for move, far, side in full_lines_beyond(window["cube"]):
-                grid_m, cands_m, tests_m = last_look(window_shifted(grid, window["points"], move), cands)
+            for move, far, side in full_lines_beyond(window_look(grid, cands)["cube"]):
+                grid_m, cands_m, tests_m = line_look(grid, cands, move)
                 if not nearer_the_table(cell_tests, far, tests_m, side, settings):
                     continue
-                if all_cubes(tests_m) and outlined_line(tests_m, side, settings, most=True):
+                if onto_line(tests_m, side):
                     grid, cands, cell_tests = grid_m, cands_m, tests_m
                     break
                 line_off.append(grid)
