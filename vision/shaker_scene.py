@@ -4,7 +4,8 @@ For the tests (the project stands alone: its users have no labelled photos) and 
 simulated camera. Not photoreal, but it has what makes reading hard: cubes of about 10 mm with
 shaded sides, bevel highlights and hard shadows; perspective and camera tilt; the grid turned and
 jittered; light, dark, wood, cloth and printed tables; warm and cool light with a falloff; stray
-cubes at least two pitches away, a box edge, a card, a hand; sensor noise and JPEG.
+cubes at least two pitches away, a box edge, a card, a hand (clear of the grid unless it covers it on purpose);
+sensor noise and JPEG.
 
 Public API::
 
@@ -199,11 +200,14 @@ def render_shake(
     knocked_out: bool = False,
     covered: bool = False,
     colours: Mapping[str, tuple[float, float, float]] | None = None,
+    clear_of_cubes: bool = True,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """One frame of a shake result and its truth (see the module docstring).
 
     ``covered`` draws a hand or the box over the grid; ``colours`` (name -> CIELAB) paints other
-    pieces than the game's cubes (the pattern then names those colours).
+    pieces than the game's cubes (the pattern then names those colours). Otherwise a hand or the box edge lies
+    elsewhere in the frame, clear of the grid; ``clear_of_cubes=False`` lets them fall where they were drawn, over
+    the grid too (the generator before 2026-11-30: the tests' frames of a hand across the cubes).
     """
     cube_lab = dict(colours) if colours is not None else CUBE_LAB
     nprng = np.random.default_rng(rng.getrandbits(32))
@@ -310,6 +314,31 @@ def render_shake(
                 return x, y
         return (0.0, 0.0) if gcx > w / 2 else (float(w), float(h))
 
+    # the grid and a margin around it, on a quarter-size mask: the box edge and a hand that are not meant to cover
+    # the pattern are pushed clear of it ("elsewhere in the frame": a frame whose cubes a finger covers is not a
+    # complete pattern in view)
+    grid_mask = np.zeros((h // 4 + 1, w // 4 + 1), np.uint8)
+    margin = np.array([gcx, gcy]) + (grid_poly - [gcx, gcy]) * 1.5
+    cv2.fillConvexPoly(grid_mask, np.round(margin / 4).astype(np.int32), 1)
+
+    def clear_of_grid(shapes: Any, x: float, y: float) -> tuple[float, float]:
+        """(x, y) moved away from the grid's centre until the shapes drawn there miss the grid and its margin."""
+        away = np.array([x - gcx, y - gcy])
+        length = float(np.linalg.norm(away))
+        away = away / length if length > 1e-6 else np.array([1.0, 0.0])
+        for _step in range(60):
+            mask = np.zeros_like(grid_mask)
+            for shape in shapes(x, y):
+                if isinstance(shape, np.ndarray):
+                    cv2.fillConvexPoly(mask, np.round(shape / 4).astype(np.int32), 1)
+                else:
+                    (ex, ey), (ax, ay), turn = shape
+                    cv2.ellipse(mask, (ex // 4, ey // 4), (max(1, ax // 4), max(1, ay // 4)), turn, 0, 360, 1, -1)
+            if not (mask & grid_mask).any():
+                break
+            x, y = x + away[0] * span * 0.1, y + away[1] * span * 0.1
+        return x, y
+
     scene: dict[str, Any] = {"table": kind, "kelvin": round(kelvin), "tilt_deg": round(math.degrees(cam.tilt), 1)}
     distractors = []
     if rng.random() < 0.4:
@@ -368,7 +397,14 @@ def render_shake(
             side = rng.choice(["l", "r", "t", "b"])
             cx = {"l": -bw * 0.3, "r": w + bw * 0.3}.get(side, rng.uniform(0, w))
             cy = {"t": -bw * 0.3, "b": h + bw * 0.3}.get(side, rng.uniform(0, h))
-        rect = cv2.boxPoints(((cx, cy), (bw, bw * rng.uniform(0.7, 1.0)), rng.uniform(0, 90)))
+        box_h, box_turn = bw * rng.uniform(0.7, 1.0), rng.uniform(0, 90)
+
+        def box_shapes(x: float, y: float) -> list[np.ndarray]:
+            return [cv2.boxPoints(((x, y), (bw, box_h), box_turn))]
+
+        if clear_of_cubes and not covered:
+            cx, cy = clear_of_grid(box_shapes, cx, cy)
+        rect = box_shapes(cx, cy)[0]
         col = tuple(float(v) for v in (nprng.random(3) * 0.6 + 0.2) * gains)
         cv2.fillConvexPoly(img, np.round(rect).astype(np.int32), col, cv2.LINE_AA)
         inner = cv2.boxPoints(((cx, cy), (bw * 0.9, bw * 0.9 * rng.uniform(0.7, 1.0)), 0))
@@ -383,23 +419,20 @@ def render_shake(
         else:
             hx, hy = far_point(span * 0.8 + palm * 2.6)
         ang = rng.uniform(0, 2 * math.pi)
-        cv2.ellipse(
-            img, (int(hx), int(hy)), (int(palm), int(palm * 0.8)), math.degrees(ang), 0, 360, skin, -1, cv2.LINE_AA
-        )
-        for k in range(4):
-            fa = ang + (k - 1.5) * 0.28
-            fx, fy = hx + math.cos(fa) * palm * 1.5, hy + math.sin(fa) * palm * 1.5
-            cv2.ellipse(
-                img,
-                (int(fx), int(fy)),
-                (int(palm * 0.6), int(palm * 0.15)),
-                math.degrees(fa),
-                0,
-                360,
-                skin,
-                -1,
-                cv2.LINE_AA,
-            )
+
+        def hand_shapes(x: float, y: float) -> list[tuple[tuple[int, int], tuple[int, int], float]]:
+            """The palm and four fingers: (centre, half axes, angle in degrees) of each ellipse."""
+            shapes = [((int(x), int(y)), (int(palm), int(palm * 0.8)), math.degrees(ang))]
+            for k in range(4):
+                fa = ang + (k - 1.5) * 0.28
+                fx, fy = x + math.cos(fa) * palm * 1.5, y + math.sin(fa) * palm * 1.5
+                shapes.append(((int(fx), int(fy)), (int(palm * 0.6), int(palm * 0.15)), math.degrees(fa)))
+            return shapes
+
+        if clear_of_cubes and not covered:
+            hx, hy = clear_of_grid(hand_shapes, hx, hy)
+        for centre, axes, turn in hand_shapes(hx, hy):
+            cv2.ellipse(img, centre, axes, turn, 0, 360, skin, -1, cv2.LINE_AA)
         distractors.append("hand")
 
     # light falloff (a lamp's pool or vignetting), made small and enlarged; shadows; exposure
@@ -440,8 +473,11 @@ def render_covered(rng: random.Random, *, width: int = 1024, height: int = 768) 
     return render_shake(random_pattern(rng), rng, width=width, height=height, covered=True)
 
 
-def render_scene_set(rng: random.Random, n: int, *, incomplete_share: float = 0.25) -> list[tuple[np.ndarray, dict]]:
-    """``n`` varied scenes: complete patterns (some with wilds), incomplete ones, knocked-out cubes, none."""
+def render_scene_set(
+    rng: random.Random, n: int, *, incomplete_share: float = 0.25, clear_of_cubes: bool = True
+) -> list[tuple[np.ndarray, dict]]:
+    """``n`` varied scenes: complete patterns (some with wilds), incomplete ones, knocked-out cubes, none
+    (``clear_of_cubes``: :func:`render_shake`'s)."""
     out = []
     for _ in range(n):
         x = rng.random()
@@ -455,5 +491,5 @@ def render_scene_set(rng: random.Random, n: int, *, incomplete_share: float = 0.
             knocked = True
         elif x < incomplete_share:
             pattern = None
-        out.append(render_shake(pattern, rng, knocked_out=knocked))
+        out.append(render_shake(pattern, rng, knocked_out=knocked, clear_of_cubes=clear_of_cubes))
     return out
