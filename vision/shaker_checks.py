@@ -28,11 +28,13 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   cubes' outlines (:func:`outlined_line`): the lattice a line off, moved or refused; :func:`full_lines_beyond`,
   :func:`nearer_the_table`: such a line beyond while the grid's far line lies much nearer the table (the cubes'
   hard cast shadows with outlines read as gray or black cubes), moved or refused too.
+- :func:`faceless_toned_cells`: a cell in one of the table's own tones whose top face's four straight edges at
+  the lattice's angle do not show (a checked cloth's or printed table's square in an empty or knocked-out cell).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -595,3 +597,46 @@ def nearer_the_table(
         return sorted(d.get(k, 0.0) for k in line)[len(line) // 2]
 
     return median_d_table(far_tests, far) + settings.beyond_table_gain <= median_d_table(beyond_tests, beyond)
+
+
+def faceless_toned_cells(
+    cell_tests: Sequence[dict[str, Any]],
+    grid: Any,
+    work_lab8: np.ndarray,
+    scale: float,
+    face_snr: Callable[[np.ndarray], np.ndarray],
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """The cube cells (row, col) whose colour is one of the table's own tones around the grid, shared by at
+    least ``faceless_share`` of its points (:func:`tone_shares`), and whose top face's four edges do not show:
+    ``face_snr`` (:func:`vision.shaker.face_edges`' snr at the cells' centres: the weakest side's step against
+    the largest step inside the face) below ``faceless_snr``. A checked cloth's or a printed table's square in
+    an empty cell (or a knocked-out cube's) is outlined by the print's own edges, which run at the table's
+    angle, not the lattice's, and end where the print does; a real cube's face ends in four straight edges at
+    the lattice's angle. Only cells nearer the table than ``faceless_max_table`` (``d_table``) and the gaps beside
+    them than ``faceless_max_gap`` (``d_gap``) are asked (every such cell of the tuning sets was). Each such cell's
+    share and snr are recorded in its test (``tone``, ``centre_face_snr``). ``faceless_share`` above 1: off."""
+    if settings.faceless_share > 1:
+        return []
+    # (only cells whose colour is near the table's and its gaps' are asked: a print's square is of the table)
+    cubes = [
+        t
+        for t in cell_tests
+        if t.get("cube")
+        and float(t.get("d_gap", 0.0)) < settings.faceless_max_gap
+        and float(t.get("d_table", 0.0)) < settings.faceless_max_table
+    ]
+    if not cubes:
+        return []
+    points = np.array([grid.centre(t["row"], t["col"]) for t in cubes])
+    shares = tone_shares(work_lab8, scale, grid, points, settings)
+    toned = shares >= settings.faceless_share
+    if not toned.any():
+        return []
+    snr = face_snr(points[toned])
+    out = []
+    for t, share, s in zip([t for t, k in zip(cubes, toned, strict=True) if k], shares[toned], snr, strict=True):
+        t["tone"], t["centre_face_snr"] = round(float(share), 3), round(float(s), 2)
+        if s < settings.faceless_snr:
+            out.append((int(t["row"]), int(t["col"])))
+    return out

@@ -62,8 +62,9 @@ def lattice_on_gingham() -> tuple[np.ndarray, dict]:
 def test_a_lattice_on_a_checked_cloth_is_no_pattern(lattice_on_gingham):
     frame_bgr, truth = lattice_on_gingham
     assert not truth["valid"] and truth["scene"]["table"] == "gingham"
-    # (toned_open_cells: one of its cells; print_beyond_cells: the checks go on beyond the grid, refused too)
-    without = replace(DEFAULT_SETTINGS, cloth_share=2.0, toned_share=2.0, print_cells=0)
+    # (toned_open_cells: one of its cells; print_beyond_cells: the checks go on beyond the grid, refused too;
+    # faceless_toned_cells: the checks' faces do not show)
+    without = replace(DEFAULT_SETTINGS, cloth_share=2.0, toned_share=2.0, print_cells=0, faceless_share=2.0)
     assert read_shaker(frame_bgr, settings=without).valid  # without the check
     reading = read_shaker(frame_bgr)
     assert not reading.valid
@@ -100,7 +101,9 @@ def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, tabl
     frame_bgr, truth = render_shake(random_pattern(rng), rng, knocked_out=True)
     assert truth["scene"]["table"] == table and "knocked_out" in truth
     # (and the toned cells'; knocked_beside_table_cells refuses it too)
-    without = replace(DEFAULT_SETTINGS, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0, knocked_near_table=0.0)
+    without = replace(
+        DEFAULT_SETTINGS, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0, knocked_near_table=0.0, faceless_share=2.0
+    )
     assert read_shaker(frame_bgr, settings=without).valid  # without it
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason.startswith("a cube is out of line")

@@ -24,7 +24,7 @@ def test_one_cloth_check_with_no_outline_is_an_empty_cell(white_check_in_an_empt
     frame_bgr, truth = white_check_in_an_empty_cell
     assert not truth["valid"] and truth["scene"]["table"] == "gingham"
     assert sum(c is None for row in truth["cells"] for c in row) == 1
-    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, toned_share=2.0))
+    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, toned_share=2.0, faceless_share=2.0))
     assert without.valid  # the check is what refuses it
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "8 cubes in the grid"
@@ -76,7 +76,12 @@ def test_a_cube_knocked_out_beside_a_cloth_check_is_out_of_line():
     assert truth["scene"]["table"] == "gingham" and "knocked_out" in truth
     # (knocked_beside_table_cells' light cells refuse it too)
     no_light = float("inf")
-    off = replace(DEFAULT_SETTINGS, knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring, knocked_light_shade=no_light)
+    off = replace(
+        DEFAULT_SETTINGS,
+        knocked_toned_ring=DEFAULT_SETTINGS.knocked_weak_ring,
+        knocked_light_shade=no_light,
+        faceless_share=2.0,
+    )
     assert read_shaker(frame_bgr, settings=off).valid  # without the check
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of the table's own colour)"

@@ -73,7 +73,7 @@ def test_gingham_checks_read_as_cubes_with_a_line_of_cubes_beyond_are_refused():
     # (print_beyond_cells, off here, refuses it too: the checks go on beyond the grid in the cells' colour)
     frame_bgr, truth = render_scene_set(random.Random(9494), 317)[316]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0))
+    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0, faceless_share=2.0))
     assert off.valid and off.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, print_cells=0))
     assert not reading.valid
@@ -90,7 +90,7 @@ def test_a_lattice_a_column_off_on_gingham_moves_onto_the_line_of_cubes_beyond()
     # (print_beyond_cells, off here, refuses the wrong reading too: white checks go on beyond the grid)
     frame_bgr, truth = render_scene_set(random.Random(3737), 494)[493]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0))
+    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0, faceless_share=2.0))
     assert off.valid and off.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]

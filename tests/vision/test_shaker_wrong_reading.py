@@ -90,7 +90,7 @@ def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     # clear of the grid now: clear_of_cubes=False draws the hand where it fell, across the cubes.)
     frame_bgr, truth = render_scene_set(random.Random(6363), 100, clear_of_cubes=False)[99]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=0.0))
+    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=0.0, faceless_share=2.0))
     assert off.valid and off.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "6 cubes in the grid"
@@ -102,7 +102,9 @@ def test_a_hand_of_about_a_palette_colour_is_not_read_as_gray_cubes():
     frame_bgr, truth = render_scene_set(random.Random(8383), 110, clear_of_cubes=False)[109]  # (the hand across)
     assert truth["valid"]
     # (print_beyond_cells, off here, refuses it too: the skin's colour goes on beyond the grid)
-    old = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=16.0, print_cells=0))
+    old = read_shaker(
+        frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=16.0, print_cells=0, faceless_share=2.0)
+    )
     assert old.valid and old.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, print_cells=0))
     assert not reading.valid and reading.reason.endswith("cubes in the grid")
@@ -148,7 +150,9 @@ def test_a_cube_knocked_out_of_a_gingham_checks_cell_is_refused():
     # the light cells left out (knocked_light_shade inf, as before) the pattern is accepted.
     frame_bgr, truth = render_scene_set(random.Random(6363), 97)[96]
     assert not truth["valid"] and truth["knocked_out"] == [2, 0]
-    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_light_shade=float("inf")))
+    off = read_shaker(
+        frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_light_shade=float("inf"), faceless_share=2.0)
+    )
     assert off.valid
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of about the table's colour)"
