@@ -474,7 +474,7 @@ class ShakerSettings:
     # read as an empty cell (8 cubes). window_faces_gain or more: off (as before)
     window_outlined_gain: int = 1
 
-    # helper V: the faceless toned cells (vision.shaker_checks.faceless_toned_cells). A cube cell whose colour
+    # the faceless toned cells (vision.shaker_checks.faceless_toned_cells). A cube cell whose colour
     # faceless_share or more of the table's points around the grid match (tone_shares: cloth_ring_points,
     # cloth_delta_e) and whose top face's four straight edges at the lattice's angle do not show (face_edges' snr
     # at the cell's centre below faceless_snr) is the table's print in an empty cell: refused (fewer cubes).
