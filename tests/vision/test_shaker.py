@@ -329,7 +329,7 @@ def test_a_lattice_other_than_the_best_fit_is_verified_when_the_best_holds_few_c
     assert reading.debug["lattice_choice"]["cubes"][1] == 9
     only_best = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1))
     assert not only_best.valid
-    assert DEFAULT_SETTINGS.lattices_per_size == 1  # off by default: see ShakerSettings
+    assert DEFAULT_SETTINGS.lattices_per_size > 1  # on by default (an alternative must settle to nine cubes)
 
 
 def test_a_cell_apart_from_its_gaps_is_a_cube_though_the_table_in_shadow_explains_its_colour():
