@@ -480,7 +480,7 @@ class ShakerSettings:
     # outline (outlined_line: beyond_line_ring): the lattice a line off, its far line a shadow or the table's cell
     # read as an empty cell (8 cubes). window_faces_gain or more: off (as before)
     window_outlined_gain: int = 1
-    # helper U: an alternative lattice (lattices_per_size, read when the settled lattice holds fewer than nine
+    # an alternative lattice (lattices_per_size, read when the settled lattice holds fewer than nine
     # cubes) wins only when it settles to nine cubes, at least this many more than the refused lattice's. With six
     # lattices per size and any gain, the alternatives read 35 more complete patterns on 27 tuning sets, all but
     # one gaining 2 to 10 (4 -> 9 to 7 -> 9 mostly: a lattice of the wrong pitch or a line off); one complete
