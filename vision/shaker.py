@@ -51,7 +51,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   table in some shade explains (``open_table_cells``), a cell in one of the table's own tones whose top face's
   four edges do not show (``faceless_toned_cells``: the print in an empty cell). :func:`out_of_line_cubes`
   counts no shape beside the grid in one of the table's own colours (``stray_not_table_tone``) unless a grid
-  cube with a weak outline (``stray_tone_weak_ring``) shows such a colour.
+  cube with a weak outline (``stray_tone_weak_ring``) shows such a colour, nor (``stray_line_mates``, and
+  ``knocked_line_mates`` for a knocked-out cube's shape) one with a mate of its colour beside it on its line
+  beyond the grid, in no cube's colour (:func:`vision.shaker_checks.line_mates`: the cubes' cast shadows).
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -64,7 +66,7 @@ import functools
 import itertools
 import math
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -96,6 +98,7 @@ from .shaker_checks import (
     knocked_beside_table_cells,
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
+    line_mates,
     lines_beyond,
     nearer_the_table,
     off_the_lattice,
@@ -505,6 +508,20 @@ class ShakerSettings:
     # cell so refused on the 40 tuning sets had d_table 1.4-37.2 and d_gap 0.1-26.1)
     faceless_max_table: float = 40.0
     faceless_max_gap: float = 30.0
+    # helper X: a cube-like shape just beyond the grid with a mate (vision.shaker_checks.line_mates: another such
+    # shape within line_mate_tolerance pitches of a lattice point beside its own on the same outer line, in about its
+    # colour, line_mate_delta_e CIE76 in the grid's light; the shape itself at least line_mate_min_palette from every
+    # palette colour) is one of a line of the cubes' cast shadows, no cube: knocked_beside_table_cells
+    # (knocked_line_mates) and out_of_line_cubes (stray_line_mates) leave it out. Complete patterns so refused:
+    # shadows beside the grid on wood, gingham or a print, whose model the shadow fit misses (sh4848 0210, sh50505
+    # 0122, s8686 0204, sh90919 0062, u24680 0176: mates 2.3-8.9 apart); the knocked-out cubes so refused on the
+    # tuning sets had no mate nearer than 19. Without line_mate_min_palette, two green cubes beyond a lattice a
+    # column off were such a line (s8282 0072: a wrong pattern accepted). False, False: before
+    knocked_line_mates: bool = True
+    stray_line_mates: bool = True
+    line_mate_delta_e: float = 12.0
+    line_mate_tolerance: float = 0.3
+    line_mate_min_palette: float = 6.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2044,13 +2061,15 @@ def out_of_line_cubes(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     work: tuple[np.ndarray, float] | None = None,
     rings: Mapping[tuple[int, int], float] | None = None,
+    mates: Callable[[np.ndarray], bool] | None = None,
 ) -> list[tuple[float, float]]:
     """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
     cube, whose colour (in the grid's light) is near a palette colour and, given ``work`` (the working Lab
     copy and its scale) and ``stray_not_table_tone``, not one of the table's own colours around the grid.
     ``rings``: the cells' outline strengths (``verify_cells``' ``ring``, -inf where no outline was found);
     given, only a grid cube whose outline is weaker than ``stray_tone_weak_ring`` can be the table's own
-    check in a cube's cell."""
+    check in a cube's cell. ``mates`` (a shape's point -> bool, :func:`vision.shaker_checks.line_mates`): a shape
+    with a mate on its line beyond the grid is one of a line of the cubes' cast shadows, no stray."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
@@ -2095,6 +2114,8 @@ def out_of_line_cubes(
                     toned &= np.array(weak, dtype=bool)
                 tones_apart = not bool(toned.any())
             if work is not None and tones_apart and tone_shares(*work, grid, p, settings)[0] >= settings.cloth_share:
+                continue
+            if mates is not None and mates(p):
                 continue
             found.append((float(p[0]), float(p[1])))
     return found
@@ -2512,7 +2533,21 @@ def read_shaker(
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)
     rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}
-    strays = out_of_line_cubes(frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale), rings=rings)
+    surroundings = GridSurroundings(
+        grid,
+        pool,
+        frame_bgr,
+        gains,
+        palette.ref_lab,
+        sample_top_face,
+        lab,
+        scale,
+        lambda xy: table_colours_at(table_lab8, xy, scale, settings),
+    )
+    mates = (lambda p: line_mates(p, surroundings, settings)) if settings.stray_line_mates else None
+    strays = out_of_line_cubes(
+        frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale), rings=rings, mates=mates
+    )
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {
         "candidates": cands,
@@ -2564,17 +2599,6 @@ def read_shaker(
         reason = f"no pattern: {len(printed)} cells in the colour of the lattice beyond the grid (the table's print)"
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
-    surroundings = GridSurroundings(
-        grid,
-        pool,
-        frame_bgr,
-        gains,
-        palette.ref_lab,
-        sample_top_face,
-        lab,
-        scale,
-        lambda xy: table_colours_at(table_lab8, xy, scale, settings),
-    )
     if reason is None and knocked_beside_weak_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
     toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []

@@ -21,7 +21,9 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   outline that the table in some shade explains; :func:`shadow_lines`: an outer row or column of cells the
   shadow fit explains, with cubes just beyond the grid's opposite side (the lattice one line off);
   :func:`knocked_beside_table_cells`: a cube standing out from the table just beyond the grid beside an
-  outlined cell of about the table's colour (its cell, the table's print or shadow taken for a cube);
+  outlined cell of about the table's colour (its cell, the table's print or shadow taken for a cube), unless it
+  has a mate (:func:`line_mates`: a shape of its colour beside it on its line beyond the grid, in no cube's
+  colour: a line of the cubes' cast shadows);
   :func:`foreign_cells`: a cell far from every palette colour and like a gap beside it (a hand over the grid);
   :func:`box_contents`: every cube in the game's box, the most a pattern can show of each colour;
   :func:`lines_beyond`: a full line of cube-like points beyond the grid while the grid's far line shows no
@@ -453,7 +455,51 @@ def knocked_beside_table_cells(
         lo, hi, step = settings.table_fit_shades
         d_fit, _ = shadow_fit(colours, table_fn(xy), gains, np.arange(lo, hi + 1e-9, step))
         found = [p for p, d in zip(found, d_fit, strict=True) if d >= settings.knocked_shadow_delta_e]
+    if found and settings.knocked_line_mates:  # ...and not one of a line of cast shadows
+        found = [p for p in found if not line_mates(p, surroundings, settings)]
     return found
+
+
+def line_mates(point: Any, surroundings: GridSurroundings, settings: Any) -> bool:
+    """Whether a cube-like shape beyond the grid at ``point`` has a mate: another cube-like shape (any
+    candidate of the pool) within ``line_mate_tolerance`` pitches of a lattice point beside its own on the
+    same outer line, in about its colour (``line_mate_delta_e``, CIE76 in the grid's light), the shape itself no
+    cube's colour (at least ``line_mate_min_palette`` from every palette colour).
+
+    The cubes of a grid's outer line cast their shadows beside the grid all in the light's one direction: cube-like
+    patches of one colour side by side on the next line out, which a shadow fit to a printed, checked or grained
+    table's model can miss (sh4848 0210, sh50505 0122, s8686 0204, s8282 0072: mates within 2.3-8.9 of the
+    shape's colour). A cube knocked out of the grid lies alone: on the 40 tuning sets no knocked-out cube so
+    refused had a mate nearer than 19 in colour. Two cubes of one colour side by side beyond a lattice a line off
+    are such a pair too, in a palette colour (s8282 0072)."""
+    grid, frame_bgr, gains = surroundings.grid, surroundings.frame_bgr, surroundings.gains
+    sample_fn = surroundings.sample_fn
+    b_inv = np.linalg.inv(np.column_stack([grid.col_step, grid.row_step]))
+    cc = np.rint((np.asarray(point, dtype=np.float64) - np.asarray(grid.origin)) @ b_inv.T).astype(int)
+    beside = []
+    for axis in (0, 1):  # along a line of lattice points beyond the grid (cc[axis] outside 0..2): the next ones
+        if not 0 <= cc[axis] <= 2:
+            for step in (-1, 1):
+                q = cc.copy()
+                q[1 - axis] += step
+                beside.append(q)
+    if not beside or settings.line_mate_delta_e <= 0:
+        return False
+    lattice = np.array([grid.origin + q[0] * grid.col_step + q[1] * grid.row_step for q in beside], dtype=np.float64)
+    rad = max(1.5, settings.sample_radius * grid.pitch)
+    own = linear_rgb_to_lab(sample_fn(frame_bgr, np.asarray(point, dtype=np.float64), rad) * gains)
+    if np.sqrt(((surroundings.palette_lab - own) ** 2).sum(1)).min() < settings.line_mate_min_palette:
+        return False  # (a cube's own colour: two cubes of one colour side by side beyond a lattice a line off)
+    for cands in surroundings.pool:
+        if len(cands.xy) == 0:
+            continue
+        xy = np.asarray(cands.xy, dtype=np.float64).reshape(-1, 2)
+        d = np.linalg.norm(xy[:, None, :] - lattice[None], axis=2).min(1) / grid.pitch
+        for k in np.nonzero(d <= settings.line_mate_tolerance)[0]:
+            lab = linear_rgb_to_lab(sample_fn(frame_bgr, xy[k], rad) * gains)
+            if float(np.linalg.norm(lab - own)) < settings.line_mate_delta_e:
+                return True
+    return False
 
 
 def foreign_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:

@@ -391,7 +391,10 @@ def test_a_shape_of_the_tables_own_colour_beside_the_grid_is_no_cube_out_of_line
     assert truth["valid"]
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"], reading.reason
-    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_not_table_tone=False))
+    # (stray_line_mates off too: on seed 612 the shape also has a mate in its colour on its line beyond the grid)
+    before = read_shaker(
+        frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_not_table_tone=False, stray_line_mates=False)
+    )
     assert not before.valid and before.reason == "a cube is out of line"
 
 
