@@ -514,14 +514,16 @@ class ShakerSettings:
     # palette colour) is one of a line of the cubes' cast shadows, no cube: knocked_beside_table_cells
     # (knocked_line_mates) and out_of_line_cubes (stray_line_mates) leave it out. Complete patterns so refused:
     # shadows beside the grid on wood, gingham or a print, whose model the shadow fit misses (sh4848 0210, sh50505
-    # 0122, s8686 0204, sh90919 0062, u24680 0176: mates 2.3-8.9 apart); the knocked-out cubes so refused on the
-    # tuning sets had no mate nearer than 19. Without line_mate_min_palette, two green cubes beyond a lattice a
-    # column off were such a line (s8282 0072: a wrong pattern accepted). False, False: before
+    # 0122, s8686 0204, sh90919 0062, u24680 0176, ...: mates 0.8-4.1 apart in colour); a knocked-out cube is in a
+    # cube's colour and alone (the incomplete frames' shapes with a mate within 12, 16 on the 45 sets, left them all
+    # refused by other checks; the nearest in colour beyond that 13.0). Without line_mate_min_palette, two green
+    # cubes beyond a lattice a column off were such a line (s8282 0072: a wrong pattern accepted). False: before
     knocked_line_mates: bool = True
     stray_line_mates: bool = True
     line_mate_delta_e: float = 12.0
     line_mate_tolerance: float = 0.3
     line_mate_min_palette: float = 6.0
+    line_mate_min_apart: float = 0.5  # (pitches from the shape: another shape, not its own candidate of another size)
 
 
 DEFAULT_SETTINGS = ShakerSettings()

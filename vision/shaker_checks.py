@@ -468,10 +468,14 @@ def line_mates(point: Any, surroundings: GridSurroundings, settings: Any) -> boo
 
     The cubes of a grid's outer line cast their shadows beside the grid all in the light's one direction: cube-like
     patches of one colour side by side on the next line out, which a shadow fit to a printed, checked or grained
-    table's model can miss (sh4848 0210, sh50505 0122, s8686 0204, s8282 0072: mates within 2.3-8.9 of the
-    shape's colour). A cube knocked out of the grid lies alone: on the 40 tuning sets no knocked-out cube so
-    refused had a mate nearer than 19 in colour. Two cubes of one colour side by side beyond a lattice a line off
-    are such a pair too, in a palette colour (s8282 0072)."""
+    table's model can miss. On the 45 tuning sets (40 and hU/hV's 5), the shapes that refused complete patterns
+    so (sh4848 0210, sh50505 0122, s8686 0204, sh90919 0062, u24680 0176, ...) had mates 0.8-4.1 from their
+    colour, 0.6-1.1 pitches away, and were 6.7-11.2 from the palette; a knocked-out cube is a cube's colour and lies
+    alone. The shapes of incomplete frames with such a mate (16: a gingham's checks around a lattice on its print,
+    shadows) left every one of those frames refused by its other checks. The mate is another shape, at least
+    ``line_mate_min_apart`` pitches from the shape (its own candidate of another size can lie near a point beside
+    it). Two cubes of one colour side by side beyond a lattice a line off are mates too, in a palette colour: the
+    shape itself must be none (s8282 0072)."""
     grid, frame_bgr, gains = surroundings.grid, surroundings.frame_bgr, surroundings.gains
     sample_fn = surroundings.sample_fn
     b_inv = np.linalg.inv(np.column_stack([grid.col_step, grid.row_step]))
@@ -495,7 +499,9 @@ def line_mates(point: Any, surroundings: GridSurroundings, settings: Any) -> boo
             continue
         xy = np.asarray(cands.xy, dtype=np.float64).reshape(-1, 2)
         d = np.linalg.norm(xy[:, None, :] - lattice[None], axis=2).min(1) / grid.pitch
-        for k in np.nonzero(d <= settings.line_mate_tolerance)[0]:
+        apart = np.linalg.norm(xy - np.asarray(point, dtype=np.float64), axis=1) / grid.pitch
+        # (another shape: not the shape's own candidate of another size, which can lie near a point beside it)
+        for k in np.nonzero((d <= settings.line_mate_tolerance) & (apart >= settings.line_mate_min_apart))[0]:
             lab = linear_rgb_to_lab(sample_fn(frame_bgr, xy[k], rad) * gains)
             if float(np.linalg.norm(lab - own)) < settings.line_mate_delta_e:
                 return True
