@@ -508,7 +508,7 @@ class ShakerSettings:
     # cell so refused on the 40 tuning sets had d_table 1.4-37.2 and d_gap 0.1-26.1)
     faceless_max_table: float = 40.0
     faceless_max_gap: float = 30.0
-    # helper X: a cube-like shape just beyond the grid with a mate (vision.shaker_checks.line_mates: another such
+    # a cube-like shape just beyond the grid with a mate (vision.shaker_checks.line_mates: another such
     # shape within line_mate_tolerance pitches of a lattice point beside its own on the same outer line, in about its
     # colour, line_mate_delta_e CIE76 in the grid's light; the shape itself at least line_mate_min_palette from every
     # palette colour) is one of a line of the cubes' cast shadows, no cube: knocked_beside_table_cells
