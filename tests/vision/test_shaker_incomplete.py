@@ -45,7 +45,11 @@ def test_a_checked_cloths_squares_in_empty_or_knocked_out_cells_are_refused():
     for i in (22, 69):
         frame_bgr, truth = scenes[i]
         assert not truth["valid"]
-        assert read_shaker(frame_bgr, settings=OFF).valid  # accepted with the check off (as before)
-        reading = read_shaker(frame_bgr)
+        assert not read_shaker(frame_bgr).valid
+        # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
+        # gingham's checks are found and an earlier stage settles the frame, as asserted first)
+        then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
+        assert read_shaker(frame_bgr, settings=replace(then, faceless_share=2.0)).valid  # the check off (as before)
+        reading = read_shaker(frame_bgr, settings=then)
         assert not reading.valid
         assert reading.reason == "8 cubes in the grid"

@@ -17,9 +17,14 @@ def test_a_sizes_second_lattice_reads_the_pattern_the_best_one_held_a_line_off()
     # (as before) the frame is refused.
     frame_bgr, truth = render_scene_set(random.Random(61616), 23)[22]
     assert truth["valid"]
-    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1))
+    now = read_shaker(frame_bgr)
+    assert now.valid and now.pattern == truth["pattern"]
+    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
+    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
+    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
+    before = read_shaker(frame_bgr, settings=replace(then, lattices_per_size=1))
     assert not before.valid and before.reason.endswith("cubes in the grid")
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=then)
     assert reading.valid and reading.pattern == truth["pattern"]
     assert reading.debug["lattice_choice"]["cubes"][1] == 9
 

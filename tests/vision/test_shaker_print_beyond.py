@@ -69,8 +69,12 @@ def test_an_incomplete_pattern_on_gingham_read_with_its_light_checks_is_refused(
     # With the check off (print_cells 0, as before) the incomplete pattern is accepted.
     frame_bgr, truth = render_scene_set(random.Random(61616), 185)[184]
     assert not truth["valid"] and truth["knocked_out"] == [0, 1]
-    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, print_cells=0, faceless_share=2.0))
+    assert not read_shaker(frame_bgr).valid
+    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
+    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
+    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
+    off = read_shaker(frame_bgr, settings=replace(then, print_cells=0, faceless_share=2.0))
     assert off.valid
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=then)
     assert not reading.valid
     assert reading.reason.endswith("(the table's print)")
