@@ -580,6 +580,14 @@ class Grid:
     def centre(self, r: int, c: int) -> np.ndarray:
         return self.origin + c * self.col_step + r * self.row_step
 
+    @functools.cached_property
+    def _to_lattice(self) -> np.ndarray:
+        return np.linalg.inv(np.column_stack([self.col_step, self.row_step]))
+
+    def lattice_coords(self, xy: np.ndarray | Sequence[float]) -> np.ndarray:
+        """Frame points' (column, row) on the lattice: cell (r, c)'s centre is at (c, r)."""
+        return (np.asarray(xy, dtype=np.float64) - self.origin) @ self._to_lattice.T
+
     def corners(self) -> np.ndarray:
         o = self.origin - 0.5 * (self.col_step + self.row_step)
         return np.array([o, o + 3 * self.col_step, o + 3 * (self.col_step + self.row_step), o + 3 * self.row_step])
@@ -779,7 +787,7 @@ def _same_lattice(a: Grid, b: Grid) -> bool:
     if not 0.8 <= a.pitch / b.pitch <= 1.25:
         return False
     ca = a.origin + _CELL_CR @ np.array([a.col_step, a.row_step])
-    coords = (ca - b.origin) @ np.linalg.inv(np.column_stack([b.col_step, b.row_step])).T
+    coords = b.lattice_coords(ca)
     return bool(np.abs(coords - np.rint(coords)).max() < 0.3)
 
 
@@ -1063,7 +1071,7 @@ def lattices(
                 r_o[:, None, :] + _CELL_CR[None, :, 0:1] * r_u[:, None, :] + _CELL_CR[None, :, 1:2] * r_v[:, None, :]
             )
             r_pitch = pitch[r_h]
-        coords = (r_pts - grid.origin) @ np.linalg.inv(np.column_stack([grid.col_step, grid.row_step])).T
+        coords = grid.lattice_coords(r_pts)
         ratio = r_pitch / grid.pitch
         known |= (np.abs(coords - np.rint(coords)).max(axis=(1, 2)) < 0.3) & (ratio >= 0.8) & (ratio <= 1.25)
     if not kept:
@@ -2083,8 +2091,6 @@ def out_of_line_cubes(
     if len(cube_xy) == 0:
         return []
     centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
-    B = np.column_stack([grid.col_step, grid.row_step])
-    Binv = np.linalg.inv(B)
     reach = settings.out_of_line_reach
     pitch = grid.pitch
     found: list[tuple[float, float]] = []
@@ -2096,7 +2102,7 @@ def out_of_line_cubes(
     for cands in pool:
         if len(cands.xy) == 0:
             continue
-        cc = (cands.xy - grid.origin) @ Binv.T
+        cc = grid.lattice_coords(cands.xy)
         near = np.nonzero((cc >= -reach).all(1) & (cc <= 2 + reach).all(1))[0]
         if len(near) == 0:
             continue

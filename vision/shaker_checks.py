@@ -238,14 +238,13 @@ def knocked_beside_weak_cells(
     ]
     weak_xy = np.array([centre[k] for k in weak])
     others_xy = np.array(others).reshape(-1, 2)
-    b_inv = np.linalg.inv(np.column_stack([grid.col_step, grid.row_step]))
     lo, hi = settings.knocked_reach
     found: list[tuple[float, float]] = []
     for cands in pool:
         if len(cands.xy) == 0:
             continue
         xy = np.asarray(cands.xy, dtype=np.float64)
-        cc = (xy - np.asarray(grid.origin)) @ b_inv.T
+        cc = grid.lattice_coords(xy)
         beyond = np.maximum(np.maximum(-cc, cc - 2), 0).max(1)
         d_weak = np.linalg.norm(xy[:, None, :] - weak_xy[None], axis=2).min(1) / pitch
         d_other = (
@@ -478,8 +477,7 @@ def line_mates(point: Any, surroundings: GridSurroundings, settings: Any) -> boo
     shape itself must be none (s8282 0072)."""
     grid, frame_bgr, gains = surroundings.grid, surroundings.frame_bgr, surroundings.gains
     sample_fn = surroundings.sample_fn
-    b_inv = np.linalg.inv(np.column_stack([grid.col_step, grid.row_step]))
-    cc = np.rint((np.asarray(point, dtype=np.float64) - np.asarray(grid.origin)) @ b_inv.T).astype(int)
+    cc = np.rint(grid.lattice_coords(point)).astype(int)
     beside = []
     for axis in (0, 1):  # along a line of lattice points beyond the grid (cc[axis] outside 0..2): the next ones
         if not 0 <= cc[axis] <= 2:
