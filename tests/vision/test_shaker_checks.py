@@ -12,6 +12,8 @@ from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_checks import ring_points, shadow_fit
 from vision.shaker_scene import random_pattern, render_scene_set, render_shake
 
+from .shaker_old_finder import OLD_FINDER
+
 
 def _one_missing(seed: int) -> tuple[np.ndarray, dict]:
     """A generated scene with one cell left empty (the search that found these seeds drew it so)."""
@@ -65,12 +67,10 @@ def test_a_lattice_on_a_checked_cloth_is_no_pattern(lattice_on_gingham):
     # (toned_open_cells: one of its cells; print_beyond_cells: the checks go on beyond the grid, refused too;
     # faceless_toned_cells: the checks' faces do not show)
     assert not read_shaker(frame_bgr).valid
-    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
-    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
-    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
-    without = replace(then, cloth_share=2.0, toned_share=2.0, print_cells=0, faceless_share=2.0)
+    # (the frame was chosen at the old finder's threshold)
+    without = replace(OLD_FINDER, cloth_share=2.0, toned_share=2.0, print_cells=0, faceless_share=2.0)
     assert read_shaker(frame_bgr, settings=without).valid  # without the check
-    reading = read_shaker(frame_bgr, settings=then)
+    reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert not reading.valid
     assert reading.reason.startswith("no pattern: ") and "checked cloth" in reading.reason
     toned = [t for t in reading.debug["cell_tests"] if t.get("tone", 0.0) >= DEFAULT_SETTINGS.cloth_share]
@@ -106,12 +106,7 @@ def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, tabl
     assert truth["scene"]["table"] == table and "knocked_out" in truth
     # (and the toned cells'; knocked_beside_table_cells refuses it too)
     without = replace(
-        DEFAULT_SETTINGS,
-        knocked_weak_ring=-9.0,
-        knocked_toned_ring=-9.0,
-        knocked_near_table=0.0,
-        faceless_share=2.0,
-        response_noise_factor=1.5,
+        OLD_FINDER, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0, knocked_near_table=0.0, faceless_share=2.0
     )
     assert read_shaker(frame_bgr, settings=without).valid  # without it
     reading = read_shaker(frame_bgr)

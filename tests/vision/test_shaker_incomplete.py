@@ -12,6 +12,8 @@ from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_checks import faceless_toned_cells
 from vision.shaker_scene import render_scene_set
 
+from .shaker_old_finder import OLD_FINDER
+
 OFF = replace(DEFAULT_SETTINGS, faceless_share=2.0)
 
 
@@ -46,10 +48,8 @@ def test_a_checked_cloths_squares_in_empty_or_knocked_out_cells_are_refused():
         frame_bgr, truth = scenes[i]
         assert not truth["valid"]
         assert not read_shaker(frame_bgr).valid
-        # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
-        # gingham's checks are found and an earlier stage settles the frame, as asserted first)
-        then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
-        assert read_shaker(frame_bgr, settings=replace(then, faceless_share=2.0)).valid  # the check off (as before)
-        reading = read_shaker(frame_bgr, settings=then)
+        # (the frames were chosen at the old finder's threshold)
+        assert read_shaker(frame_bgr, settings=replace(OLD_FINDER, faceless_share=2.0)).valid  # the check off
+        reading = read_shaker(frame_bgr, settings=OLD_FINDER)
         assert not reading.valid
         assert reading.reason == "8 cubes in the grid"

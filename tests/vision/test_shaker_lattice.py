@@ -33,7 +33,7 @@ def test_retry_at_about_the_same_pitch_is_not_taken() -> None:
     assert not truth["valid"]
     # (its faces fit their cells: retry_min_extent alone spares it the second read, so that is off here)
     every_refusal = replace(DEFAULT_SETTINGS, retry_min_extent=0.0)
-    # (the finder's threshold as it was then: at 1.2 the other size's lattice is not the retry's)
+    # (at the old finder's threshold: at today's the other size's lattice is not the retry's)
     any_pitch = read_shaker(
         frame_bgr, settings=replace(every_refusal, retry_pitch_ratio=0.0, response_noise_factor=1.5)
     )

@@ -9,6 +9,8 @@ from dataclasses import replace
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_scene import render_scene_set
 
+from .shaker_old_finder import OLD_FINDER
+
 
 def test_a_sizes_second_lattice_reads_the_pattern_the_best_one_held_a_line_off():
     # generated set sh61616 0022 (gingham): the lattice chosen settles a row off the pattern (7 cubes: refused);
@@ -19,12 +21,10 @@ def test_a_sizes_second_lattice_reads_the_pattern_the_best_one_held_a_line_off()
     assert truth["valid"]
     now = read_shaker(frame_bgr)
     assert now.valid and now.pattern == truth["pattern"]
-    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
-    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
-    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
-    before = read_shaker(frame_bgr, settings=replace(then, lattices_per_size=1))
+    # (the frame was chosen at the old finder's threshold)
+    before = read_shaker(frame_bgr, settings=replace(OLD_FINDER, lattices_per_size=1))
     assert not before.valid and before.reason.endswith("cubes in the grid")
-    reading = read_shaker(frame_bgr, settings=then)
+    reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert reading.valid and reading.pattern == truth["pattern"]
     assert reading.debug["lattice_choice"]["cubes"][1] == 9
 

@@ -13,6 +13,8 @@ from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
 from vision.shaker_checks import print_beyond_cells
 from vision.shaker_scene import render_scene_set
 
+from .shaker_old_finder import OLD_FINDER
+
 PITCH = 20.0
 
 
@@ -70,11 +72,9 @@ def test_an_incomplete_pattern_on_gingham_read_with_its_light_checks_is_refused(
     frame_bgr, truth = render_scene_set(random.Random(61616), 185)[184]
     assert not truth["valid"] and truth["knocked_out"] == [0, 1]
     assert not read_shaker(frame_bgr).valid
-    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
-    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
-    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
-    off = read_shaker(frame_bgr, settings=replace(then, print_cells=0, faceless_share=2.0))
+    # (the frame was chosen at the old finder's threshold)
+    off = read_shaker(frame_bgr, settings=replace(OLD_FINDER, print_cells=0, faceless_share=2.0))
     assert off.valid
-    reading = read_shaker(frame_bgr, settings=then)
+    reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert not reading.valid
     assert reading.reason.endswith("(the table's print)")

@@ -5,7 +5,6 @@ Frames are generated (vision.shaker_scene); each test also shows the reading wit
 value (1.5)."""
 
 import random
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -14,7 +13,7 @@ import pytest
 from vision.shaker import DEFAULT_SETTINGS, find_cubes, read_shaker
 from vision.shaker_scene import render_scene_set
 
-OLD = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
+from .shaker_old_finder import OLD_FINDER
 
 
 def _cubes_found(frame_bgr: np.ndarray, truth: dict, settings) -> int:
@@ -43,8 +42,8 @@ def _cubes_found(frame_bgr: np.ndarray, truth: dict, settings) -> int:
 def test_a_pattern_on_gingham_is_found_and_read(seed: int, index: int, before: str) -> None:
     frame_bgr, truth = render_scene_set(random.Random(seed), index + 1)[index]
     assert truth["valid"] and truth["scene"]["table"] == "gingham"
-    assert _cubes_found(frame_bgr, truth, DEFAULT_SETTINGS) > _cubes_found(frame_bgr, truth, OLD)
-    off = read_shaker(frame_bgr, settings=OLD)
+    assert _cubes_found(frame_bgr, truth, DEFAULT_SETTINGS) > _cubes_found(frame_bgr, truth, OLD_FINDER)
+    off = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert not off.valid and off.reason == before
     reading = read_shaker(frame_bgr)
     assert reading.valid

@@ -13,6 +13,8 @@ from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_checks import incoming_line, lines_beyond, outlined_line
 from vision.shaker_scene import render_scene_set
 
+from .shaker_old_finder import OLD_FINDER
+
 OFF = replace(DEFAULT_SETTINGS, beyond_line_ring=0.0)
 
 
@@ -92,12 +94,10 @@ def test_a_lattice_a_column_off_on_gingham_moves_onto_the_line_of_cubes_beyond()
     assert truth["valid"]
     now = read_shaker(frame_bgr)
     assert now.valid and now.pattern == truth["pattern"]
-    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
-    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
-    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
-    off = read_shaker(frame_bgr, settings=replace(then, beyond_line_ring=0.0, print_cells=0, faceless_share=2.0))
+    # (the frame was chosen at the old finder's threshold)
+    off = read_shaker(frame_bgr, settings=replace(OLD_FINDER, beyond_line_ring=0.0, print_cells=0, faceless_share=2.0))
     assert off.valid and off.pattern != truth["pattern"]
-    reading = read_shaker(frame_bgr, settings=then)
+    reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert reading.valid and reading.pattern == truth["pattern"]
 
 

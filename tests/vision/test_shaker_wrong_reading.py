@@ -12,6 +12,8 @@ from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_checks import box_contents, foreign_cells, shadow_lines
 from vision.shaker_scene import render_scene_set
 
+from .shaker_old_finder import OLD_FINDER
+
 
 def _tests(d_shadow: dict[tuple[int, int], float]) -> list[dict]:
     return [
@@ -126,12 +128,10 @@ def test_no_reading_shows_more_cubes_of_a_colour_than_the_box_holds():
     # (print_beyond_cells, off here, refuses it too: the dark checks go on beyond the grid)
     now = read_shaker(frame_bgr)
     assert not now.valid or now.pattern == truth["pattern"]
-    # (the finder's threshold when this frame was chosen, response_noise_factor 1.5: at today's 1.2 more of the
-    # gingham's checks are found and an earlier stage settles the frame, as asserted first)
-    then = replace(DEFAULT_SETTINGS, response_noise_factor=1.5)
-    off = read_shaker(frame_bgr, settings=replace(then, box_limits=False, print_cells=0))
+    # (the frame was chosen at the old finder's threshold)
+    off = read_shaker(frame_bgr, settings=replace(OLD_FINDER, box_limits=False, print_cells=0))
     assert off.valid and sum(row.count("black") for row in off.pattern) > 6
-    reading = read_shaker(frame_bgr, settings=then)
+    reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert not reading.valid
 
 
