@@ -12,6 +12,8 @@ from vision import shaker
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_scene import render_scene_set
 
+from .shaker_old_finder import OLD_FINDER
+
 
 def test_retry_without_size_reads_a_pattern_on_gingham() -> None:
     # gingham: the checks' size wins the fit (pitch under half the cubes'), verifies cells inside the cubes
@@ -34,9 +36,7 @@ def test_retry_at_about_the_same_pitch_is_not_taken() -> None:
     # (its faces fit their cells: retry_min_extent alone spares it the second read, so that is off here)
     every_refusal = replace(DEFAULT_SETTINGS, retry_min_extent=0.0)
     # (at the old finder's threshold: at today's the other size's lattice is not the retry's)
-    any_pitch = read_shaker(
-        frame_bgr, settings=replace(every_refusal, retry_pitch_ratio=0.0, response_noise_factor=1.5)
-    )
+    any_pitch = read_shaker(frame_bgr, settings=replace(OLD_FINDER, retry_min_extent=0.0, retry_pitch_ratio=0.0))
     assert any_pitch.valid
     reading = read_shaker(frame_bgr, settings=every_refusal)
     assert not reading.valid
