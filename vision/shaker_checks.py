@@ -32,6 +32,10 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   hard cast shadows with outlines read as gray or black cubes), moved or refused too.
 - :func:`faceless_toned_cells`: a cell in one of the table's own tones whose top face's four straight edges at
   the lattice's angle do not show (a checked cloth's or printed table's square in an empty or knocked-out cell).
+
+And one look the other way, before them (:func:`with_faint_cubes`): :func:`faint_cubes`, a cell the cell test took
+for the table that holds a cube of about the table's colour, its edges in the lattice's frame
+(:func:`lattice_edge_maps`) like the verified cubes' and its colour a palette colour: read as a cube, then checked.
 """
 
 from __future__ import annotations
