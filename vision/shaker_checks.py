@@ -32,6 +32,10 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   hard cast shadows with outlines read as gray or black cubes), moved or refused too.
 - :func:`faceless_toned_cells`: a cell in one of the table's own tones whose top face's four straight edges at
   the lattice's angle do not show (a checked cloth's or printed table's square in an empty or knocked-out cell).
+
+And one look the other way, before them (:func:`with_faint_cubes`): :func:`faint_cubes`, a cell the cell test took
+for the table that holds a cube of about the table's colour, its edges in the lattice's frame
+(:func:`lattice_edge_maps`) like the verified cubes' and its colour a palette colour: read as a cube, then checked.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+import cv2
 import numpy as np
 
 from .colour import lab8_to_lab, linear_rgb_to_lab
@@ -690,3 +695,123 @@ def faceless_toned_cells(
         if s < settings.faceless_snr:
             out.append((int(t["row"]), int(t["col"])))
     return out
+
+
+def lattice_edge_maps(frame_bgr: np.ndarray, grid: Any, settings: Any) -> np.ndarray:
+    """Each cell's edge map in the lattice's own frame (9, k * k), row by row, unit length: the frame's log
+    linear lightness resampled on a square of points around the cell's centre (``faint_half_span`` pitches each
+    way, ``faint_step`` apart, so turn and tilt are undone), its gradient magnitude smoothed a little and capped at
+    ``faint_edge_cap`` (a cube's colour edge and a faint cube's side face or bevel count alike: the edges' layout
+    is compared, not their contrast)."""
+    pitch = float(grid.pitch)
+    offs = np.arange(-settings.faint_half_span, settings.faint_half_span + 1e-9, settings.faint_step)
+    uu, vv = np.meshgrid(offs, offs)  # (column offset, row offset)
+    cells = np.array([grid.centre(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
+    pts = (
+        cells[:, None, None, :]
+        + uu[None, :, :, None] * np.asarray(grid.col_step)
+        + vv[None, :, :, None] * np.asarray(grid.row_step)
+    )  # (9, k, k, 2) frame px
+    h, w = frame_bgr.shape[:2]
+    pad = max(2.0, 0.1 * pitch)
+    x0 = int(max(0, np.floor(pts[..., 0].min() - pad)))
+    y0 = int(max(0, np.floor(pts[..., 1].min() - pad)))
+    x1 = int(min(w, np.ceil(pts[..., 0].max() + pad) + 1))
+    y1 = int(min(h, np.ceil(pts[..., 1].max() + pad) + 1))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return np.zeros((9, uu.size))
+    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
+    lin = crop**2.2
+    lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
+    k = max(1, round(settings.faint_blur * pitch))
+    lum = cv2.blur(lum, (2 * k + 1, 2 * k + 1))
+    k_n = len(offs)
+    flat = pts.reshape(9 * k_n, k_n, 2) - np.array([x0, y0])
+    sampled = cv2.remap(
+        lum,
+        flat[..., 0].astype(np.float32),
+        flat[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    logs = np.log(np.maximum(sampled, 1e-4)).reshape(9, k_n, k_n)
+    gx = np.zeros_like(logs)
+    gy = np.zeros_like(logs)
+    gx[:, :, 1:-1] = logs[:, :, 2:] - logs[:, :, :-2]
+    gy[:, 1:-1] = logs[:, 2:] - logs[:, :-2]
+    mag = np.sqrt(gx**2 + gy**2)
+    mag = np.array([cv2.GaussianBlur(m, (3, 3), 0.8) for m in mag])
+    maps = np.minimum(mag, settings.faint_edge_cap).reshape(9, -1)
+    return maps / (np.linalg.norm(maps, axis=1, keepdims=True) + 1e-9)
+
+
+def faint_cubes(frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[int]:
+    """The cells (indices row by row) the cell test refused that hold a faint cube: a cube of about the table's
+    colour (a black cube on a dark table, white on a light one, gray on gray), whose top face the cell test cannot
+    tell from the table.
+
+    Asked only when every other cell is a cube and at most ``faint_max_cells`` cells are refused, each with
+    ``d_table`` below ``faint_max_d_table`` and ``d_palette`` at most ``faint_max_d_palette``. The frame's own
+    verified cubes are the model of a cube here: the cell's edge map in the lattice's frame
+    (:func:`lattice_edge_maps`: the top face's outline against its side faces, its bevel, its cast shadow's edge,
+    the gaps) must match every verified cube's by at least ``faint_min_similarity`` (cosine) and the median one's
+    by ``faint_median_similarity``: an empty cell shows the table's print or a neighbour's shadow, edges in another
+    layout. Each asked cell's test gets its ``faint_similarity`` (lowest, median), for the debug output.
+    """
+    if not settings.faint_cubes:
+        return []
+    refused = [i for i, t in enumerate(cell_tests) if not t["cube"]]
+    if not refused or len(refused) > settings.faint_max_cells or len(cell_tests) != 9:
+        return []
+    for i in refused:
+        t = cell_tests[i]
+        if float(t["d_table"]) >= settings.faint_max_d_table or float(t["d_palette"]) > settings.faint_max_d_palette:
+            return []
+    maps = lattice_edge_maps(frame_bgr, grid, settings)
+    cubes = [i for i in range(9) if i not in refused]
+    out = []
+    for i, s in zip(refused, maps[refused] @ maps[cubes].T, strict=True):  # (cosines with each verified cube)
+        lowest, median = float(s.min()), float(np.median(s))
+        if isinstance(cell_tests[i], dict):
+            cell_tests[i]["faint_similarity"] = [round(lowest, 2), round(median, 2)]  # (the debug output's)
+        if lowest >= settings.faint_min_similarity and median >= settings.faint_median_similarity:
+            out.append(i)
+    return out
+
+
+def with_faint_cubes(
+    frame_bgr: np.ndarray, grid: Any, cands: Any, cell_tests: Sequence[dict[str, Any]], settings: Any
+) -> tuple[Any, Any]:
+    """The grid and candidates with :func:`faint_cubes`' cells made cubes: a candidate at each such cell's centre
+    (the verified cubes' median size and contrast), its cell test marked ``cube`` and ``faint`` (its colour is then
+    read and checked as any cube's). Unchanged when there are none."""
+    faint = faint_cubes(frame_bgr, grid, cell_tests, settings)
+    if not faint:
+        return grid, cands
+    ks = [k for row in grid.cell_candidate for k in row if k >= 0]
+    xy = [np.asarray(cands.xy, dtype=np.float64).reshape(-1, 2)]
+    radius, contrast = [np.asarray(cands.radius, dtype=np.float64)], [np.asarray(cands.contrast, dtype=np.float64)]
+    strength = None if cands.strength is None else [np.asarray(cands.strength, dtype=np.float64)]
+    cell_candidate = [list(row) for row in grid.cell_candidate]
+    n = len(xy[0])
+    for i in faint:
+        t = cell_tests[i]
+        r, c = int(t["row"]), int(t["col"])
+        centre = np.asarray(grid.centre(r, c), dtype=np.float64)
+        xy.append(centre[None])
+        radius.append(np.array([np.median(cands.radius[ks])]))
+        contrast.append(np.array([np.median(cands.contrast[ks])]))
+        if strength is not None:
+            strength.append(np.array([np.median(cands.strength[ks])]))
+        cell_candidate[r][c] = n
+        n += 1
+        t["cube"], t["faint"], t["xy"] = True, True, centre
+    cands = replace(
+        cands,
+        xy=np.concatenate(xy),
+        radius=np.concatenate(radius),
+        contrast=np.concatenate(contrast),
+        strength=None if strength is None else np.concatenate(strength),
+    )
+    grid = replace(grid, cell_candidate=tuple(tuple(row) for row in cell_candidate), support=grid.support + len(faint))
+    return grid, cands
