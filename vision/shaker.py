@@ -530,7 +530,7 @@ class ShakerSettings:
     line_mate_tolerance: float = 0.3
     line_mate_min_palette: float = 6.0
     line_mate_min_apart: float = 0.5  # (pitches from the shape: another shape, not its own candidate of another size)
-    # helper Z: faint cubes (vision.shaker_checks.faint_cubes, with_faint_cubes). A settled lattice with one cell the
+    # faint cubes (vision.shaker_checks.faint_cubes, with_faint_cubes). A settled lattice with one cell the
     # cell test took for the table (d_table below faint_max_d_table: a black cube on a dark table, white on a light
     # one, gray on gray) holds a cube there when the cell's colour lies within faint_max_d_palette of the palette and
     # its edge map in the lattice's frame (lattice_edge_maps: log lightness blurred faint_blur pitches, sampled

@@ -28,7 +28,7 @@ def test_a_face_with_one_side_in_shadow_is_read(seed, index):
     step 6.8 and 5.0 times the face's inner step) and a faint fourth (0.8, 0.7): refused with the look off."""
     frame_bgr, truth = render_scene_set(random.Random(seed), index + 1)[index]
     assert truth["valid"]
-    old = read_shaker(frame_bgr, settings=replace(_OLD, faint_cubes=False))  # (helper Z's faint_cubes reads 7213's)
+    old = read_shaker(frame_bgr, settings=replace(_OLD, faint_cubes=False))  # (faint_cubes reads 7213's black cube too)
     assert not old.valid and old.reason == "8 cubes in the grid"
     new = read_shaker(frame_bgr)
     assert new.valid and new.pattern == truth["pattern"]

@@ -56,7 +56,7 @@ def test_a_black_cube_on_a_dark_table_like_its_gaps_is_read():
         replace(DEFAULT_SETTINGS, cell_face_toned_snr=float("inf")),
         _OLD,
     ):
-        # (helper Z's faint_cubes, off: it reads this black cube without the face look too)
+        # (faint_cubes, off: it reads this black cube without the face look too)
         reading = read_shaker(frame_bgr, settings=replace(old, faint_cubes=False))
         assert not reading.valid and reading.reason == "8 cubes in the grid"
     reading = read_shaker(frame_bgr)
