@@ -771,12 +771,48 @@ def faint_cubes(frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[s
     cubes = [i for i in range(9) if i not in refused]
     out = []
     for i, s in zip(refused, maps[refused] @ maps[cubes].T, strict=True):  # (cosines with each verified cube)
-        lowest, median = float(s.min()), float(np.median(s))
-        if isinstance(cell_tests[i], dict):
-            cell_tests[i]["faint_similarity"] = [round(lowest, 2), round(median, 2)]  # (the debug output's)
-        if lowest >= settings.faint_min_similarity and median >= settings.faint_median_similarity:
+        if _edges_like_the_cubes(cell_tests[i], s, settings):
             out.append(i)
     return out
+
+
+def _edges_like_the_cubes(test: Mapping[str, Any], cosines: np.ndarray, settings: Any) -> bool:
+    """Whether a cell's edge map matches the verified cubes' (its ``cosines`` with each): by
+    ``faint_min_similarity`` each and ``faint_median_similarity`` their median; noted in the cell's test as
+    ``faint_similarity`` (lowest, median), for the debug output."""
+    lowest, median = float(cosines.min()), float(np.median(cosines))
+    if isinstance(test, dict):
+        test["faint_similarity"] = [round(lowest, 2), round(median, 2)]
+    return lowest >= settings.faint_min_similarity and median >= settings.faint_median_similarity
+
+
+def faint_cubes_kept(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[Mapping[str, Any]],
+    cells: Sequence[tuple[int, int]],
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """``cells`` (row, col) that a last look (:func:`table_cells`, :func:`open_table_cells`) takes for the table,
+    less a faint cube among them: when it is the only one, the other eight are cubes, its colour lies within
+    ``faint_max_d_palette`` of the palette and its edge map matches theirs as :func:`faint_cubes` asks (a black
+    cube on a dark table that the cell test passed, whose colour the table in shade explains). Not when a cell of the
+    pattern is already ``faint`` (read by :func:`faint_cubes`, or kept by another look): one faint cube a pattern;
+    the kept cell is marked ``faint``."""
+    if not settings.faint_cubes_kept or len(cells) != 1 or len(cell_tests) != 9:
+        return list(cells)
+    if any(t.get("faint") for t in cell_tests):
+        return list(cells)  # (one faint cube a pattern, as faint_cubes reads: another look already kept one)
+    i = cells[0][0] * 3 + cells[0][1]
+    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
+    if len(others) != 8 or float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
+        return list(cells)
+    maps = lattice_edge_maps(frame_bgr, grid, settings)
+    if _edges_like_the_cubes(cell_tests[i], maps[others] @ maps[i], settings):
+        if isinstance(cell_tests[i], dict):
+            cell_tests[i]["faint"] = True
+        return []
+    return list(cells)
 
 
 def with_faint_cubes(

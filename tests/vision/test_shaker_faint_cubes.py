@@ -18,10 +18,11 @@ import numpy as np
 import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
-from vision.shaker_checks import faint_cubes, lattice_edge_maps
+from vision.shaker_checks import faint_cubes, faint_cubes_kept, lattice_edge_maps
 from vision.shaker_scene import render_scene_set
 
 _OFF = replace(DEFAULT_SETTINGS, faint_cubes=False)
+_NOT_KEPT = replace(DEFAULT_SETTINGS, faint_cubes_kept=False)
 # the rule with no edge-map guard at all: any cell of a palette colour and about the table's is a cube
 _LOOSE = replace(DEFAULT_SETTINGS, faint_min_similarity=-1.0, faint_median_similarity=-1.0)
 
@@ -31,7 +32,7 @@ def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
     return render_scene_set(random.Random(seed), n)
 
 
-_FRAMES = {9191: 48, 8383: 101, 2929: 207}  # (the frames made per seed: its sets' frames up to the last one used)
+_FRAMES = {9191: 48, 8383: 101, 2929: 231}  # (the frames made per seed: its sets' frames up to the last one used)
 
 
 def _scene(seed: int, index: int) -> tuple[np.ndarray, dict]:
@@ -91,6 +92,21 @@ def _grid(pitch: float = 40.0, angle_deg: float = 10.0) -> Grid:
     return Grid(np.array([110.0, 90.0]), u, v, ((0, 1, 2), (3, 4, 5), (6, 7, 8)), 9, 0)
 
 
+def _squares(grid: Grid) -> np.ndarray:
+    """Nine light squares drawn on the lattice's cells, at its angle, the middle one faint (about the table's gray)."""
+    img = np.full((300, 300, 3), 60, np.uint8)
+    for r in range(3):
+        for c in range(3):
+            centre, h = grid.centre(r, c), 0.33
+            corners = [
+                centre + sx * h * grid.col_step + sy * h * grid.row_step
+                for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+            ]
+            colour = (200, 200, 200) if (r, c) != (1, 1) else (75, 75, 75)
+            cv2.fillConvexPoly(img, np.round(np.array(corners) * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
+    return img
+
+
 def _cells(refused: int) -> list[dict]:
     return [{"row": i // 3, "col": i % 3, "cube": i != refused, "d_table": 2.0, "d_palette": 2.0} for i in range(9)]
 
@@ -99,17 +115,7 @@ def test_the_edge_maps_are_the_lattices_own():
     """Nine drawn squares at the lattice's angle: each cell's map is alike (near 1), a blank cell's is not; the
     rule takes a cell that shows the squares' edges and leaves a blank one, and is off with its flag."""
     grid = _grid()
-    img = np.full((300, 300, 3), 60, np.uint8)
-    for r in range(3):
-        for c in range(3):
-            centre = grid.centre(r, c)
-            h = 0.33
-            corners = [
-                centre + sx * h * grid.col_step + sy * h * grid.row_step
-                for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-            ]
-            colour = (200, 200, 200) if (r, c) != (1, 1) else (75, 75, 75)  # the middle one faint
-            cv2.fillConvexPoly(img, np.round(np.array(corners) * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
+    img = _squares(grid)
     maps = lattice_edge_maps(img, grid, DEFAULT_SETTINGS)
     sims = maps @ maps.T
     assert sims[0, 1:].min() > 0.9  # (the squares' edges at the same places in every cell)
@@ -122,3 +128,33 @@ def test_the_edge_maps_are_the_lattices_own():
     ]
     cv2.fillConvexPoly(blank, np.round(np.array(corners) * 16).astype(np.int32), (60, 60, 60), cv2.LINE_AA, 4)
     assert faint_cubes(blank, grid, _cells(4), DEFAULT_SETTINGS) == []
+
+
+def test_a_faint_cube_a_last_look_takes_for_the_table_is_kept():
+    """s2929 0230, a complete pattern on gingham: the cell test passed the cube at row 1, column 3, but table_cells
+    then took it for the table (d_table 1.0: the table in some shade explains its colour) and the pattern was
+    refused. It is the only such cell, its colour is the palette's (d_palette 1.7) and its edges match the eight
+    cubes' (lowest 0.88, median 0.89): kept (faint_cubes_kept), the pattern is read."""
+    frame_bgr, truth = _scene(2929, 230)
+    assert truth["valid"]
+    without = read_shaker(frame_bgr, settings=_NOT_KEPT)
+    assert not without.valid and without.reason == "8 cubes in the grid"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    kept = [t for t in reading.debug["cell_tests"] if t.get("faint")]
+    assert [(t["row"], t["col"]) for t in kept] == [(0, 2)]
+
+
+def test_one_faint_cube_a_pattern_is_kept():
+    """faint_cubes_kept keeps one cell at most: not of two cells a look takes for the table, and not when another
+    cell of the pattern is already faint (a gingham's lattice a column off kept a white check so, s9494 0151)."""
+    grid = _grid()
+    img = _squares(grid)
+    tests = _cells(-1)  # (every cell passed the cell test)
+    assert faint_cubes_kept(img, grid, tests, [(1, 1)], DEFAULT_SETTINGS) == []
+    assert tests[4]["faint"]
+    assert faint_cubes_kept(img, grid, tests, [(1, 1)], _NOT_KEPT) == [(1, 1)]
+    assert faint_cubes_kept(img, grid, _cells(-1), [(1, 1), (0, 0)], DEFAULT_SETTINGS) == [(1, 1), (0, 0)]
+    tests = _cells(-1)
+    tests[0]["faint"] = True
+    assert faint_cubes_kept(img, grid, tests, [(1, 1)], DEFAULT_SETTINGS) == [(1, 1)]
