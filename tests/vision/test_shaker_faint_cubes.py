@@ -92,18 +92,22 @@ def _grid(pitch: float = 40.0, angle_deg: float = 10.0) -> Grid:
     return Grid(np.array([110.0, 90.0]), u, v, ((0, 1, 2), (3, 4, 5), (6, 7, 8)), 9, 0)
 
 
+def _square(grid: Grid, r: int, c: int, h: float) -> np.ndarray:
+    """The corners of a square on cell (r, c), ``h`` pitches each way, at the lattice's angle (1/16 px, shift 4)."""
+    centre = grid.centre(r, c)
+    corners = [
+        centre + sx * h * grid.col_step + sy * h * grid.row_step for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
+    return np.round(np.array(corners) * 16).astype(np.int32)
+
+
 def _squares(grid: Grid) -> np.ndarray:
     """Nine light squares drawn on the lattice's cells, at its angle, the middle one faint (about the table's gray)."""
     img = np.full((300, 300, 3), 60, np.uint8)
     for r in range(3):
         for c in range(3):
-            centre, h = grid.centre(r, c), 0.33
-            corners = [
-                centre + sx * h * grid.col_step + sy * h * grid.row_step
-                for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-            ]
             colour = (200, 200, 200) if (r, c) != (1, 1) else (75, 75, 75)
-            cv2.fillConvexPoly(img, np.round(np.array(corners) * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
+            cv2.fillConvexPoly(img, _square(grid, r, c, 0.33), colour, cv2.LINE_AA, 4)
     return img
 
 
@@ -122,11 +126,7 @@ def test_the_edge_maps_are_the_lattices_own():
     assert faint_cubes(img, grid, _cells(4), DEFAULT_SETTINGS) == [4]
     assert faint_cubes(img, grid, _cells(4), _OFF) == []
     blank = img.copy()
-    centre, h = grid.centre(1, 1), 0.4
-    corners = [
-        centre + sx * h * grid.col_step + sy * h * grid.row_step for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    ]
-    cv2.fillConvexPoly(blank, np.round(np.array(corners) * 16).astype(np.int32), (60, 60, 60), cv2.LINE_AA, 4)
+    cv2.fillConvexPoly(blank, _square(grid, 1, 1, 0.4), (60, 60, 60), cv2.LINE_AA, 4)
     assert faint_cubes(blank, grid, _cells(4), DEFAULT_SETTINGS) == []
 
 
