@@ -36,6 +36,9 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
 And one look the other way, before them (:func:`with_faint_cubes`): :func:`faint_cubes`, a cell the cell test took
 for the table that holds a cube of about the table's colour, its edges in the lattice's frame
 (:func:`lattice_edge_maps`) like the verified cubes' and its colour a palette colour: read as a cube, then checked.
+A colour only roughly the palette's needs a second cue to agree (:func:`bevel_lines`, :func:`bevel_like_the_cubes`:
+the lamp's highlight on the top face's lit sides, where the cubes show theirs); a faint cube a last look takes for
+the table stays when that cue agrees too (:func:`faint_cube_kept_by_its_bevel`).
 """
 
 from __future__ import annotations
@@ -756,23 +759,34 @@ def faint_cubes(frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[s
     (:func:`lattice_edge_maps`: the top face's outline against its side faces, its bevel, its cast shadow's edge,
     the gaps) must match every verified cube's by at least ``faint_min_similarity`` (cosine) and the median one's
     by ``faint_median_similarity``: an empty cell shows the table's print or a neighbour's shadow, edges in another
-    layout. Each asked cell's test gets its ``faint_similarity`` (lowest, median), for the debug output.
+    layout. Each asked cell's test gets its ``faint_similarity`` (lowest, median), for the debug output. With
+    ``faint_bevel`` a cell's ``d_palette`` may reach ``faint_bevel_max_d_palette`` when its bevel lines are the
+    cubes' too (:func:`bevel_like_the_cubes`): two cues agreeing where the colour alone is no palette colour.
     """
     if not settings.faint_cubes:
         return []
     refused = [i for i, t in enumerate(cell_tests) if not t["cube"]]
     if not refused or len(refused) > settings.faint_max_cells or len(cell_tests) != 9:
         return []
+    max_d_palette = settings.faint_max_d_palette
+    if getattr(settings, "faint_bevel", False):
+        max_d_palette = max(max_d_palette, settings.faint_bevel_max_d_palette)
     for i in refused:
         t = cell_tests[i]
-        if float(t["d_table"]) >= settings.faint_max_d_table or float(t["d_palette"]) > settings.faint_max_d_palette:
+        if float(t["d_table"]) >= settings.faint_max_d_table or float(t["d_palette"]) > max_d_palette:
             return []
     maps = lattice_edge_maps(frame_bgr, grid, settings)
     cubes = [i for i in range(9) if i not in refused]
+    bevels = None
     out = []
     for i, s in zip(refused, maps[refused] @ maps[cubes].T, strict=True):  # (cosines with each verified cube)
-        if _edges_like_the_cubes(cell_tests[i], s, settings):
-            out.append(i)
+        if not _edges_like_the_cubes(cell_tests[i], s, settings):
+            continue
+        if float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:  # (colour off: the bevel must agree)
+            bevels = bevel_lines(frame_bgr, grid, settings) if bevels is None else bevels
+            if not bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[cubes], settings):
+                continue
+        out.append(i)
     return out
 
 
@@ -801,9 +815,11 @@ def faint_cubes_kept(
     the kept cell is marked ``faint``."""
     if not settings.faint_cubes_kept or len(cells) != 1 or len(cell_tests) != 9:
         return list(cells)
+    i = cells[0][0] * 3 + cells[0][1]
+    if cell_tests[i].get("faint") and getattr(settings, "faint_bevel_kept", False):
+        return faint_cube_kept_by_its_bevel(frame_bgr, grid, cell_tests, i, list(cells), settings)
     if any(t.get("faint") for t in cell_tests):
         return list(cells)  # (one faint cube a pattern, as faint_cubes reads: another look already kept one)
-    i = cells[0][0] * 3 + cells[0][1]
     others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
     if len(others) != 8 or float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
         return list(cells)
@@ -851,3 +867,94 @@ def with_faint_cubes(
     )
     grid = replace(grid, cell_candidate=tuple(tuple(row) for row in cell_candidate), support=grid.support + len(faint))
     return grid, cands
+
+
+def bevel_lines(frame_bgr: np.ndarray, grid: Any, settings: Any) -> np.ndarray:
+    """Each cell's bevel highlight (9, 4), row by row, on its sides +col, -col, +row, -row: along lines across the
+    side (``faint_bevel_half_length`` pitches each way of the cell's centre line, a pixel apart), the profile of
+    log linear lightness from ``faint_bevel_from`` to ``faint_bevel_to`` pitches out (``faint_bevel_step_px``
+    apart, unblurred: the highlight is a line a pixel wide), the brightest thin line's height over the brighter of
+    its two flanks (``faint_bevel_width_px`` wide, ``faint_bevel_gap_px`` off), median over the lines. A cube's top
+    face shows the lamp's highlight on its lit sides whatever its colour; a step (the table's print, a face's
+    outline) has one flank as bright and counts nothing."""
+    pitch = float(grid.pitch)
+    cu = np.asarray(grid.col_step, dtype=np.float64)
+    ru = np.asarray(grid.row_step, dtype=np.float64)
+    cu, ru = cu / (np.linalg.norm(cu) + 1e-9), ru / (np.linalg.norm(ru) + 1e-9)
+    step = settings.faint_bevel_step_px
+    out_px = np.arange(settings.faint_bevel_from * pitch, settings.faint_bevel_to * pitch, step)
+    half = settings.faint_bevel_half_length * pitch
+    along = np.arange(-half, half + 1e-9, 1.0)
+    gap = max(1, round(settings.faint_bevel_gap_px / step))
+    width = max(1, round(settings.faint_bevel_width_px / step))
+    if len(out_px) < 2 * (gap + width) + 1:
+        return np.zeros((9, 4))
+    cells = np.array([grid.centre(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
+    sides = ((cu, ru), (-cu, ru), (ru, cu), (-ru, cu))  # (outward, along)
+    pts = np.stack(
+        [cells[:, None, None, :] + out_px[None, :, None, None] * n + along[None, None, :, None] * t for n, t in sides],
+        axis=1,
+    )  # (9, 4, out, along, 2) frame px
+    h, w = frame_bgr.shape[:2]
+    pad = 2.0
+    x0 = int(max(0, np.floor(pts[..., 0].min() - pad)))
+    y0 = int(max(0, np.floor(pts[..., 1].min() - pad)))
+    x1 = int(min(w, np.ceil(pts[..., 0].max() + pad) + 1))
+    y1 = int(min(h, np.ceil(pts[..., 1].max() + pad) + 1))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return np.zeros((9, 4))
+    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
+    lin = crop**2.2
+    lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
+    flat = (pts - np.array([x0, y0])).reshape(-1, len(along), 2).astype(np.float32)
+    sampled = cv2.remap(lum, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    logs = np.log(np.maximum(sampled, 1e-3)).reshape(9, 4, len(out_px), len(along))
+    best = np.full((9, 4, len(along)), -9.0, dtype=np.float32)
+    for k in range(gap + width, len(out_px) - gap - width):
+        inner = np.median(logs[:, :, k - gap - width : k - gap + 1], axis=2)
+        outer = np.median(logs[:, :, k + gap : k + gap + width + 1], axis=2)
+        best = np.maximum(best, logs[:, :, k] - np.maximum(inner, outer))
+    return np.median(best, axis=2)
+
+
+def bevel_like_the_cubes(test: Mapping[str, Any], cell: np.ndarray, cubes: np.ndarray, settings: Any) -> bool:
+    """Whether a cell's bevel lines (:func:`bevel_lines`, its four sides) are the verified cubes' (theirs, one row
+    a cube): clipped at 0, the cell's match the cubes' median by cosine ``faint_bevel_min_cosine`` and reach
+    ``faint_bevel_min_projection`` along it, and no side where the cubes show no line (below
+    ``faint_bevel_unlit``) opposite a lit one (``faint_bevel_lit``) shows one (``faint_bevel_foreign``: a
+    neighbour's highlight across an empty cell). Noted in the cell's test as ``faint_bevel`` (cosine,
+    projection), for the debug output."""
+    median = np.median(np.asarray(cubes, dtype=np.float64), axis=0)
+    b, m = np.clip(np.asarray(cell, dtype=np.float64), 0, None), np.clip(median, 0, None)
+    norm = float(np.linalg.norm(m))
+    if norm < 1e-6:
+        return False
+    cosine = float(b @ m / (float(np.linalg.norm(b)) * norm + 1e-9))
+    projection = float(b @ m / norm)
+    if isinstance(test, dict):
+        test["faint_bevel"] = [round(cosine, 2), round(projection, 2)]
+    opposite = median[[1, 0, 3, 2]]
+    foreign = (opposite >= settings.faint_bevel_lit) & (median < settings.faint_bevel_unlit)
+    if bool(np.any(foreign & (np.asarray(cell) >= settings.faint_bevel_foreign))):
+        return False
+    return cosine >= settings.faint_bevel_min_cosine and projection >= settings.faint_bevel_min_projection
+
+
+def faint_cube_kept_by_its_bevel(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[Mapping[str, Any]],
+    i: int,
+    cells: list[tuple[int, int]],
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """``cells`` (the one cell ``i`` a last look takes for the table), less that cell when it is the pattern's faint
+    cube (read by :func:`faint_cubes`: its colour is the table's, so the look's finding is no news) and a second
+    cue agrees: its bevel lines are the other eight cubes' (:func:`bevel_like_the_cubes`)."""
+    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
+    if len(others) != 8 or any(cell_tests[j].get("faint") for j in others):
+        return cells
+    bevels = bevel_lines(frame_bgr, grid, settings)
+    if bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
+        return []
+    return cells
