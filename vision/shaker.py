@@ -93,6 +93,7 @@ from .shaker_checks import (
     cloth_cells,
     faceless_toned_cells,
     faint_cubes_kept,
+    faint_cubes_kept_by_two_cues,
     foreign_cells,
     full_lines_beyond,
     incoming_line,
@@ -595,6 +596,12 @@ class ShakerSettings:
     # faint_cube_kept_by_its_bevel). On the 45 sets 13 frames had their faint cube so removed (11 complete, 2
     # incomplete). False: off (today's readings).
     faint_bevel_kept: bool = True
+    # ...and a cell table_patch or faceless_toned_cells takes for the table's print stays a cube when three cues
+    # agree: its colour within faint_max_d_palette, its edge map and its bevel lines the cubes' (the one cell, the
+    # other eight cubes, none faint: faint_cubes_kept_by_two_cues). On the 45 sets, of the single cells those looks
+    # removed with d_table below 8 (16 complete, 49 incomplete), 6 complete passed the three, no incomplete one.
+    # False: off (today's readings).
+    faint_bevel_kept_looks: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2650,6 +2657,11 @@ def read_shaker(
         tones = tone_shares(lab, scale, grid, points, settings)
         patches = [t for t, tone in zip(patches, tones, strict=True) if table_patch(t, settings, float(tone))]
     if reason is None and patches:
+        kept = faint_cubes_kept_by_two_cues(
+            frame_bgr, grid, cell_tests, [(t["row"], t["col"]) for t in patches], settings
+        )
+        patches = [t for t in patches if (t["row"], t["col"]) in kept]
+    if reason is None and patches:
         for t in patches:
             t["cube"] = False
         reason = f"{9 - len(patches)} cubes in the grid"
@@ -2729,6 +2741,8 @@ def read_shaker(
         if reason is None
         else []
     )
+    if faceless:
+        faceless = faint_cubes_kept_by_two_cues(frame_bgr, grid, cell_tests, faceless, settings)
     if faceless:
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in faceless

@@ -958,3 +958,34 @@ def faint_cube_kept_by_its_bevel(
     if bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
         return []
     return cells
+
+
+def faint_cubes_kept_by_two_cues(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[Mapping[str, Any]],
+    cells: Sequence[tuple[int, int]],
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """``cells`` (row, col) that a last look (:func:`vision.shaker.table_patch`, :func:`faceless_toned_cells`)
+    takes for the table's print, less a faint cube among them: when it is the only one, the other eight are cubes
+    and none faint, and three cues agree: its colour lies within ``faint_max_d_palette`` of the palette, its edge
+    map is the cubes' (:func:`faint_cubes`' test) and so are its bevel lines (:func:`bevel_like_the_cubes`). The
+    kept cell is marked ``faint``."""
+    if not getattr(settings, "faint_bevel_kept_looks", False) or len(cells) != 1 or len(cell_tests) != 9:
+        return list(cells)
+    i = cells[0][0] * 3 + cells[0][1]
+    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
+    if len(others) != 8 or any(t.get("faint") for t in cell_tests):
+        return list(cells)
+    if float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
+        return list(cells)
+    maps = lattice_edge_maps(frame_bgr, grid, settings)
+    if not _edges_like_the_cubes(cell_tests[i], maps[others] @ maps[i], settings):
+        return list(cells)
+    bevels = bevel_lines(frame_bgr, grid, settings)
+    if not bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
+        return list(cells)
+    if isinstance(cell_tests[i], dict):
+        cell_tests[i]["faint"] = True
+    return []

@@ -24,6 +24,7 @@ from vision.shaker_scene import render_scene_set
 
 _OFF = replace(DEFAULT_SETTINGS, faint_bevel=False, faint_bevel_kept=False)
 _NOT_KEPT = replace(DEFAULT_SETTINGS, faint_bevel_kept=False)
+_LOOKS_OFF = replace(DEFAULT_SETTINGS, faint_bevel_kept_looks=False)
 # the bevel test asking nothing: any cell of edges like the cubes' and a colour within faint_bevel_max_d_palette
 _LOOSE = replace(
     DEFAULT_SETTINGS, faint_bevel_min_cosine=-1.0, faint_bevel_min_projection=0.0, faint_bevel_foreign=99.0
@@ -76,6 +77,34 @@ def test_a_faint_cube_a_last_look_removes_is_kept_by_its_bevel():
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
     assert _faint(reading) == [(1, 0)]
+
+
+@pytest.mark.parametrize(("seed", "index", "cell"), [(8484, 27, (0, 0)), (13579, 56, (1, 2))])
+def test_a_faint_cube_a_print_look_removes_is_kept_by_three_cues(seed, index, cell):
+    """s8484 0027 (table_patch) and r13579 0056 (faceless_toned_cells), complete patterns on dark tables: the cell
+    test passed a black cube, then a look took it for the table's print and the pattern was refused. Its colour is
+    the palette's (d_palette 4.8, 3.7), its edges the cubes' (medians 0.74, 0.79) and its bevel too (projections
+    0.67, 1.09): kept (faint_cubes_kept_by_two_cues), the pattern read right."""
+    frame_bgr, truth = _scene(seed, index)
+    assert truth["valid"]
+    without = read_shaker(frame_bgr, settings=_LOOKS_OFF)
+    assert not without.valid and without.reason == "8 cubes in the grid"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    assert _faint(reading) == [cell]
+
+
+def test_an_empty_print_cell_a_look_removes_stays_refused():
+    """s9494 0104, an incomplete pattern (the centre cell empty): a print look removes the centre cell, whose colour
+    (d_palette 4.5) and edges (lowest 0.73, median 0.77) pass; it shows no highlight (projection 0.01): it stays
+    removed. With the bevel test loosened it is kept and the incomplete pattern read."""
+    frame_bgr, truth = _scene(9494, 104)
+    assert not truth["valid"]
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
+    asked = [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if "faint_bevel" in t]
+    assert asked == [(1, 1)] and not _faint(reading)
+    assert read_shaker(frame_bgr, settings=_LOOSE).valid
 
 
 @pytest.mark.parametrize(("seed", "index", "loose_reads"), [(5151, 4, True), (10121, 25, False)])
