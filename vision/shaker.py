@@ -574,10 +574,13 @@ class ShakerSettings:
     # side. The cell's four (clipped at 0) match the cubes' median by cosine faint_bevel_min_cosine and reach
     # faint_bevel_min_projection along it, and show no line (faint_bevel_foreign) on a side where the cubes show
     # none (below faint_bevel_unlit) opposite a side where they do (faint_bevel_lit): a neighbour's bevel across an
-    # empty cell. Measured on the 45 tuning sets' single faint cells refused today (86 complete, 2155 incomplete):
-    # cubes' bevel projection median 0.17 (complete) vs 97th percentile 0.26 (incomplete); with the edge test and
-    # d_palette in (5.5, 12]: 11 complete, 2 incomplete pass (one of them a real faint cube of an incomplete
-    # pattern). False: off (today's readings).
+    # empty cell. Measured on the 45 tuning sets' single faint cells refused at HEAD 797c740 (86 complete, 2155
+    # incomplete): bevel projection median 0.17 (complete) vs 97th percentile 0.26 (incomplete); with the edge test
+    # and d_palette in (5.5, 12]: 11 complete, 2 incomplete pass (one a real faint cube of an incomplete pattern);
+    # d_palette up to 16 read 2 more and accepted 2 incomplete ones. The three rules of this block read in full, the
+    # 45 sets (22500 frames): exact 15368 -> 15390, false refusals 352 -> 330, incomplete accepted 71 -> 71, wrong
+    # 5 -> 5; untouched seeds 67001/67002 (1000 frames): exact 733 -> 735, false refusals 26 -> 24, incomplete
+    # accepted 5 -> 5, wrong 0 -> 0; dev 40/40. False: off (today's readings).
     faint_bevel: bool = True
     faint_bevel_max_d_palette: float = 12.0
     faint_bevel_from: float = 0.15

@@ -26,6 +26,7 @@ _OLD = replace(
     cell_face_table_like=False,
     cell_face_toned_snr=float("inf"),
     cell_face_three_snr=float("inf"),  # (and no three-sided face look: tests/vision/test_shaker_bent.py)
+    faint_bevel=False,  # (and no faint cube read by its edges and bevel: it reads s5252 0010's gray cube too)
 )
 
 
