@@ -54,6 +54,10 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   cube with a weak outline (``stray_tone_weak_ring``) shows such a colour, nor (``stray_line_mates``, and
   ``knocked_line_mates`` for a knocked-out cube's shape) one with a mate of its colour beside it on its line
   beyond the grid, in no cube's colour (:func:`vision.shaker_checks.line_mates`: the cubes' cast shadows).
+- :func:`relattice` (:mod:`vision.shaker_lattice`): a reading refused on its lattice (not for a cube out of line)
+  is read again on lattices near it (through its cubes' top faces, a row or column over, half a pitch over, of
+  another pitch), settled and checked in full; the first read whole that moved at least ``relattice_min_shift``
+  pitches and left no plainly seen cube behind wins (a lattice a line off over cubes of the table's colour).
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -114,6 +118,7 @@ from .shaker_checks import (
     toned_open_cells,
     with_faint_cubes,
 )
+from .shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice
 
 SETTINGS_VERSION = 1
 
@@ -564,7 +569,7 @@ class ShakerSettings:
     # same. The same look at table_patch's cells accepted 1 incomplete pattern for 5 read, at faceless_toned_cells'
     # 17 for 11 (a gingham's checks): not asked there. False: off.
     faint_cubes_kept: bool = True
-    # helper A: faint cubes by their bevel (vision.shaker_checks.bevel_lines, bevel_like_the_cubes). A faint cell
+    # faint cubes by their bevel (vision.shaker_checks.bevel_lines, bevel_like_the_cubes). A faint cell
     # whose colour lies beyond faint_max_d_palette but within faint_bevel_max_d_palette of the palette (a gray cube
     # on gray, its top face's colour shifted by the table's light) is a cube only when two cues agree: its edge map
     # matches the cubes' (faint_cubes' test) AND its top face shows the bevel highlight the cubes show: on each side
@@ -605,6 +610,29 @@ class ShakerSettings:
     # removed with d_table below 8 (16 complete, 49 incomplete), 6 complete passed the three, no incomplete one.
     # False: off (today's readings).
     faint_bevel_kept_looks: bool = True
+    # re-lattice (vision.shaker_lattice, read_shaker's relattice). A reading refused with
+    # relattice_min_cubes or more cubes on its lattice (not for a cube out of line: a knocked-out cube) is read again
+    # on lattices near it: the least squares lattice through its cubes' top faces, its window a row or column over,
+    # moved by relattice_shifts of a step (each axis and both), its pitch scaled by relattice_scales about its
+    # centre. The relattice_reads whose cells verify most cubes (at least relattice_screen_cubes) are settled and
+    # checked in full from the start of settle (every check runs), and the first read whole wins if it lies at least
+    # relattice_min_shift pitches from the refused lattice (a cell's centre moved; closer is the same lattice asked
+    # twice: on the 45 tuning sets such re-reads were a coin toss, 65 complete patterns read for 45 incomplete ones
+    # accepted) and leaves behind no cell the refused lattice verified as a cube with its outline and at least
+    # relattice_kept_table from the table (a plainly seen cube; lattices a line over onto a knocked-out cube and the
+    # gingham's checks beside it left 4 of 7 such incomplete patterns' cubes of 32-73 behind, 3 of 36 complete
+    # patterns' of 32-37). Read only where HEAD 797c740 refused (its readings elsewhere are unchanged), the 45 tuning
+    # sets (22500 frames): exact 15368 -> 15398 (false refusals 352 -> 322: read from the window a line over 11, the
+    # lattice through the top faces 11, another pitch 6, half a pitch over 2), incomplete accepted 71 -> 71, wrong
+    # 5 -> 5. False: off (as before)
+    relattice: bool = True
+    relattice_min_cubes: int = 5
+    relattice_scales: tuple[float, ...] = (0.88, 1.12)
+    relattice_shifts: tuple[float, ...] = (0.5,)
+    relattice_screen_cubes: int = 8
+    relattice_reads: int = 3
+    relattice_min_shift: float = 0.3
+    relattice_kept_table: float = 30.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2340,6 +2368,7 @@ def read_shaker(
     shaker: Mapping[str, int] | None = None,
     _without: frozenset[int] = frozenset(),
     _work: _FrameWork | None = None,
+    _start: tuple[Grid, int] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2436,6 +2465,20 @@ def read_shaker(
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
+    if _start is not None:  # (a re-lattice's read: its lattice settled as the fits' best would be)
+        grid0, j0 = _start
+        grid_v, cands_v, tests = verify_cells(
+            frame_bgr,
+            on_lattice(grid0, all_cands[j0], settings.lattice_tolerance),
+            all_cands[j0],
+            table_lab8,
+            scale,
+            palette,
+            settings,
+            lab_sum=lab_sum,
+            edge_sum=g_sum,
+        )
+        best = (0.0, grid_v, cands_v, j0, tests)
     Settled = tuple[Grid, Candidates, list[dict[str, Any]], int, int]
 
     def all_cubes(cell_tests: list[dict[str, Any]]) -> bool:
@@ -2777,9 +2820,84 @@ def read_shaker(
         )  # (the frame's own work, the same whatever lattice wins, is not done again)
         if again.valid and again.debug["grid"].pitch >= settings.retry_pitch_ratio * grid.pitch:
             return replace(again, debug={**again.debug, "retried_without_size": j})
+    if reason is not None and settings.relattice and _start is None and not _without:
+        again = relattice(frame_bgr, palette, rotation, settings, shaker, _work, grid, cands, cell_tests, j, reason)
+        if again is not None:
+            return again
     if reason is not None:
         return ShakerReading(False, None, reason, confs, tuple(cubes), corners, rotation, debug)
     return ShakerReading(True, names, None, confs, tuple(cubes), corners, rotation, debug)
+
+
+def relattice(
+    frame_bgr: np.ndarray,
+    palette: Palette,
+    rotation: int,
+    settings: ShakerSettings,
+    shaker: Mapping[str, int] | None,
+    work: _FrameWork,
+    grid: Grid,
+    cands: Candidates,
+    cell_tests: list[dict[str, Any]],
+    j: int,
+    reason: str,
+) -> ShakerReading | None:
+    """A refused reading read again on another lattice near its own (:func:`vision.shaker_lattice.lattice_moves`):
+    the moves whose cells verify as most cubes are read from their settling on (every check after it runs), and
+    the first read whole on a lattice at least ``relattice_min_shift`` pitches from the refused one that leaves no
+    plainly seen cube of it behind (:func:`vision.shaker_lattice.left_behind`) wins; None when none. Not for a
+    reading refused for a cube out of line: a knocked-out cube a moved lattice would take in."""
+    if reason.startswith("a cube is out of line"):
+        return None
+    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work
+    n_cubes = sum(bool(t["cube"]) for t in cell_tests)
+    if n_cubes < settings.relattice_min_cubes:
+        return None
+    faces = []
+    for t in cell_tests:
+        k = grid.cell_candidate[t["row"]][t["col"]]
+        if t["cube"] and k >= 0:
+            face = top_face(lab, grid.centre(t["row"], t["col"]), cands.xy[k], grid.pitch, scale, settings)
+            if face is not None and face[1] <= settings.max_extent:
+                faces.append((t["row"], t["col"], face[0]))
+    looks = []
+    for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
+        _, _, tests = verify_cells(
+            frame_bgr,
+            on_lattice(move, all_cands[j], settings.lattice_tolerance),
+            all_cands[j],
+            table_lab8,
+            scale,
+            palette,
+            settings,
+            lab_sum=lab_sum,
+            edge_sum=g_sum,
+        )
+        verified = sum(bool(t["cube"]) for t in tests)
+        if verified >= settings.relattice_screen_cubes:
+            looks.append((-verified, i, move))
+    for _, i, move in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
+        # (no lattice search, nor another size's lattice or the read-again without a size: this lattice's reading)
+        every_size = frozenset(range(len(all_cands)))
+        again = read_shaker(
+            frame_bgr,
+            palette,
+            rotation,
+            settings=settings,
+            shaker=shaker,
+            _without=every_size,
+            _work=work,
+            _start=(move, j),
+        )
+        if not again.valid:
+            continue
+        moved = again.debug["grid"]
+        if moved_by(grid, moved) < settings.relattice_min_shift:
+            continue  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
+        if left_behind(grid, moved, cell_tests, settings.relattice_kept_table):
+            continue
+        return replace(again, debug={**again.debug, "relattice": {"refused": reason, "move": i, "cubes": n_cubes}})
+    return None
 
 
 # ---------------------------------------------------------------- calibration

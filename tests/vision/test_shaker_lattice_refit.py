@@ -1,0 +1,104 @@
+"""Re-lattice (vision.shaker_lattice, read_shaker's relattice): a refused reading read again on lattices near its own.
+
+A lattice fitted to the cubes that gave candidates can lie a line off over nine cubes a player sees plainly (cubes
+of about the table's colour give none): the reading is refused. Read again from a lattice a row or column over
+(or half a pitch over, or of another pitch, or through the cubes' top faces), every check after settling running
+again, the pattern is read. An incomplete pattern stays refused: a lattice a line over onto a knocked-out cube and
+the table's cells beside it leaves the pattern's plainly seen cubes behind, and the same lattice read twice is no
+new evidence.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.shaker import DEFAULT_SETTINGS, Candidates, Grid, read_shaker
+from vision.shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice
+from vision.shaker_scene import render_scene_set
+
+_OFF = replace(DEFAULT_SETTINGS, relattice=False)
+
+
+@functools.lru_cache(maxsize=2)
+def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
+    return render_scene_set(random.Random(seed), n)
+
+
+_FRAMES = {62029: 45, 24680: 101}  # (the frames made per seed: its sets' frames up to the last one used)
+
+
+def _scene(seed: int, index: int) -> tuple[np.ndarray, dict]:
+    """The set's frame (``shakecity make-shaker-set DIR --seed SEED``'s INDEX.png), each seed's frames made once."""
+    return _scenes(seed, _FRAMES[seed])[index]
+
+
+def _grid(origin=(100.0, 100.0), step=40.0) -> Grid:
+    return Grid(np.array(origin), np.array([step, 0.0]), np.array([0.0, step]), ((-1,) * 3,) * 3, 0, 0)
+
+
+def test_a_lattice_a_line_off_is_read_again():
+    """u62029 0044: gray cubes on a light table; the lattice settled a row off (a row of the table in the cubes'
+    shadow read as cubes, the real row beyond it): refused without the re-lattice, read right with it, the lattice
+    moved by about a row."""
+    frame_bgr, truth = _scene(62029, 44)
+    assert truth["valid"]
+    without = read_shaker(frame_bgr, settings=_OFF)
+    assert not without.valid and "a line of the table in shadow" in without.reason
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    assert "relattice" in reading.debug
+    assert moved_by(without.debug["grid"], reading.debug["grid"]) > 0.9
+
+
+def test_a_knocked_out_cube_stays_refused():
+    """u24680 0041: a cube knocked out of line (the pattern incomplete). A lattice a column over reads nine 'cubes'
+    (the cubes' pale sides and the table) and passes every check, but leaves two plainly seen cubes of the
+    refused lattice behind (d_table 71-73, outlined): refused. Without that guard it was accepted."""
+    frame_bgr, truth = _scene(24680, 41)
+    assert not truth["valid"]
+    assert not read_shaker(frame_bgr, settings=_OFF).valid
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid
+    loose = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, relattice_kept_table=1e9))
+    assert loose.valid  # (the guard, not the checks after settling, refuses it)
+
+
+def test_the_same_lattice_asked_twice_is_no_reading():
+    """u24680 0100: an incomplete pattern refused (a cube's colour unclear); a lattice of another pitch settles back
+    onto about the refused one (cells moved under 0.3 pitch) and reads it whole: not taken (relattice_min_shift)."""
+    frame_bgr, truth = _scene(24680, 100)
+    assert not truth["valid"]
+    assert not read_shaker(frame_bgr, settings=_OFF).valid
+    assert not read_shaker(frame_bgr).valid
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, relattice_min_shift=0.0)).valid
+
+
+def test_lattice_moves_and_guards():
+    grid = _grid()
+    faces = [(r, c, np.array([102.0 + 40 * c, 101.0 + 40 * r])) for r in range(3) for c in range(3)]
+    moves = lattice_moves(grid, faces, (0.9,), (0.5,))
+    assert len(moves) == 1 + 4 + 8 + 1
+    assert np.allclose(moves[0].origin, (102.0, 101.0))  # the fit through the faces first
+    assert moved_by(grid, moves[1]) == pytest.approx(1.0)  # then the window a row over
+    assert moved_by(grid, moves[-1]) == pytest.approx(0.1 * np.sqrt(2))  # the pitch scaled about the centre cell
+    assert np.allclose(moves[-1].centre(1, 1), grid.centre(1, 1))
+    tests = [
+        {"row": r, "col": c, "cube": True, "outline": True, "d_table": 50.0 if (r, c) == (0, 0) else 10.0}
+        for r in range(3)
+        for c in range(3)
+    ]
+    assert left_behind(grid, moves[4], tests, 30.0)  # a column right: the plain cube at (0, 0) left behind
+    assert not left_behind(grid, moves[3], tests, 30.0)  # a column left keeps it
+    assert not left_behind(grid, moves[4], tests, 60.0)  # (not so far from the table: no plain cube)
+
+
+def test_on_lattice_takes_the_nearest_candidate_within_tolerance():
+    grid = _grid()
+    cands = Candidates(np.array([[101.0, 99.0], [150.0, 150.0], [180.0, 141.0]]), np.ones(3), np.ones(3), 1.0)
+    placed = on_lattice(grid, cands, 0.28)
+    assert placed.cell_candidate[0][0] == 0 and placed.cell_candidate[1][2] == 2 and placed.support == 2
