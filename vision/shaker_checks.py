@@ -769,7 +769,7 @@ def faint_cubes(frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[s
     if not refused or len(refused) > settings.faint_max_cells or len(cell_tests) != 9:
         return []
     max_d_palette = settings.faint_max_d_palette
-    if getattr(settings, "faint_bevel", False):
+    if settings.faint_bevel:
         max_d_palette = max(max_d_palette, settings.faint_bevel_max_d_palette)
     for i in refused:
         t = cell_tests[i]
@@ -816,7 +816,7 @@ def faint_cubes_kept(
     if not settings.faint_cubes_kept or len(cells) != 1 or len(cell_tests) != 9:
         return list(cells)
     i = cells[0][0] * 3 + cells[0][1]
-    if cell_tests[i].get("faint") and getattr(settings, "faint_bevel_kept", False):
+    if cell_tests[i].get("faint") and settings.faint_bevel_kept:
         return faint_cube_kept_by_its_bevel(frame_bgr, grid, cell_tests, i, list(cells), settings)
     if any(t.get("faint") for t in cell_tests):
         return list(cells)  # (one faint cube a pattern, as faint_cubes reads: another look already kept one)
@@ -972,7 +972,7 @@ def faint_cubes_kept_by_two_cues(
     and none faint, and three cues agree: its colour lies within ``faint_max_d_palette`` of the palette, its edge
     map is the cubes' (:func:`faint_cubes`' test) and so are its bevel lines (:func:`bevel_like_the_cubes`). The
     kept cell is marked ``faint``."""
-    if not getattr(settings, "faint_bevel_kept_looks", False) or len(cells) != 1 or len(cell_tests) != 9:
+    if not settings.faint_bevel_kept_looks or len(cells) != 1 or len(cell_tests) != 9:
         return list(cells)
     i = cells[0][0] * 3 + cells[0][1]
     others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
