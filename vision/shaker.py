@@ -2369,6 +2369,7 @@ def read_shaker(
     _without: frozenset[int] = frozenset(),
     _work: _FrameWork | None = None,
     _start: tuple[Grid, int] | None = None,
+    _keep: Callable[[Grid], bool] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2651,6 +2652,8 @@ def read_shaker(
     if settled is None:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
     grid, cands, cell_tests, around, j = settled
+    if _keep is not None and not _keep(grid):  # (a re-lattice's read on a lattice it would not keep: no checks)
+        return ShakerReading(False, None, "re-lattice: not kept", rotation=rotation, debug={"grid": grid})
     # cubes of about the table's colour the cell test refused, if the frame's own cubes vouch for them
     grid, cands = with_faint_cubes(frame_bgr, grid, cands, cell_tests, settings)
     for t in cell_tests:
@@ -2876,6 +2879,15 @@ def relattice(
         verified = sum(bool(t["cube"]) for t in tests)
         if verified >= settings.relattice_screen_cubes:
             looks.append((-verified, i, move))
+
+    def kept(moved: Grid) -> bool:
+        # (a lattice at least relattice_min_shift from the refused one that leaves no plainly seen cube behind: asked
+        # as soon as the re-read has settled, the same grid it ends on, so that a lattice it would not keep is not
+        # checked through)
+        if moved_by(grid, moved) < settings.relattice_min_shift:
+            return False  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
+        return not left_behind(grid, moved, cell_tests, settings.relattice_kept_table)
+
     for _, i, move in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
         # (no lattice search, nor another size's lattice or the read-again without a size: this lattice's reading)
         every_size = frozenset(range(len(all_cands)))
@@ -2888,13 +2900,9 @@ def relattice(
             _without=every_size,
             _work=work,
             _start=(move, j),
+            _keep=kept,
         )
-        if not again.valid:
-            continue
-        moved = again.debug["grid"]
-        if moved_by(grid, moved) < settings.relattice_min_shift:
-            continue  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
-        if left_behind(grid, moved, cell_tests, settings.relattice_kept_table):
+        if not again.valid or not kept(again.debug["grid"]):
             continue
         return replace(again, debug={**again.debug, "relattice": {"refused": reason, "move": i, "cubes": n_cubes}})
     return None
