@@ -633,6 +633,11 @@ class ShakerSettings:
     relattice_reads: int = 3
     relattice_min_shift: float = 0.3
     relattice_kept_table: float = 30.0
+    # helper C: the re-lattice's cost (bench-shaker's p95: every refused frame screens its moves and re-reads the best).
+    # relattice_screen_left: a move that itself leaves behind a cube relattice_kept_table would keep (left_behind on the
+    # move, before its cells are screened) is not screened nor read: its read is kept only if settling carried it
+    # back over that cube. False: every move screened (as before)
+    relattice_screen_left: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2865,6 +2870,8 @@ def relattice(
                 faces.append((t["row"], t["col"], face[0]))
     looks = []
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
+        if settings.relattice_screen_left and left_behind(grid, move, cell_tests, settings.relattice_kept_table):
+            continue
         _, _, tests = verify_cells(
             frame_bgr,
             on_lattice(move, all_cands[j], settings.lattice_tolerance),
