@@ -2375,6 +2375,7 @@ def read_shaker(
     _work: _FrameWork | None = None,
     _start: tuple[Grid, int] | None = None,
     _keep: Callable[[Grid], bool] | None = None,
+    _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2473,7 +2474,8 @@ def read_shaker(
             best = (score, grid_v, cands_v, j0, tests)
     if _start is not None:  # (a re-lattice's read: its lattice settled as the fits' best would be)
         grid0, j0 = _start
-        grid_v, cands_v, tests = verify_cells(
+        # (the re-lattice's screening of the move checked its cells already: the same call)
+        grid_v, cands_v, tests = _screened or verify_cells(
             frame_bgr,
             on_lattice(grid0, all_cands[j0], settings.lattice_tolerance),
             all_cands[j0],
@@ -2872,7 +2874,7 @@ def relattice(
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
         if settings.relattice_screen_left and left_behind(grid, move, cell_tests, settings.relattice_kept_table):
             continue
-        _, _, tests = verify_cells(
+        screened = verify_cells(
             frame_bgr,
             on_lattice(move, all_cands[j], settings.lattice_tolerance),
             all_cands[j],
@@ -2883,9 +2885,9 @@ def relattice(
             lab_sum=lab_sum,
             edge_sum=g_sum,
         )
-        verified = sum(bool(t["cube"]) for t in tests)
+        verified = sum(bool(t["cube"]) for t in screened[2])
         if verified >= settings.relattice_screen_cubes:
-            looks.append((-verified, i, move))
+            looks.append((-verified, i, move, screened))
 
     def kept(moved: Grid) -> bool:
         # (a lattice at least relattice_min_shift from the refused one that leaves no plainly seen cube behind: asked
@@ -2895,7 +2897,7 @@ def relattice(
             return False  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
         return not left_behind(grid, moved, cell_tests, settings.relattice_kept_table)
 
-    for _, i, move in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
+    for _, i, move, screened in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
         # (no lattice search, nor another size's lattice or the read-again without a size: this lattice's reading)
         every_size = frozenset(range(len(all_cands)))
         again = read_shaker(
@@ -2908,6 +2910,7 @@ def relattice(
             _work=work,
             _start=(move, j),
             _keep=kept,
+            _screened=screened,
         )
         if not again.valid or not kept(again.debug["grid"]):
             continue
