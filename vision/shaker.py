@@ -633,6 +633,11 @@ class ShakerSettings:
     relattice_reads: int = 3
     relattice_min_shift: float = 0.3
     relattice_kept_table: float = 30.0
+    # helper C: the re-lattice's cost (bench-shaker's p95: every refused frame screens its moves and re-reads the best).
+    # relattice_screen_left: a move that itself leaves behind a cube relattice_kept_table would keep (left_behind on the
+    # move, before its cells are screened) is not screened nor read: its read is kept only if settling carried it
+    # back over that cube. False: every move screened (as before)
+    relattice_screen_left: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2369,6 +2374,8 @@ def read_shaker(
     _without: frozenset[int] = frozenset(),
     _work: _FrameWork | None = None,
     _start: tuple[Grid, int] | None = None,
+    _keep: Callable[[Grid], bool] | None = None,
+    _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2467,7 +2474,8 @@ def read_shaker(
             best = (score, grid_v, cands_v, j0, tests)
     if _start is not None:  # (a re-lattice's read: its lattice settled as the fits' best would be)
         grid0, j0 = _start
-        grid_v, cands_v, tests = verify_cells(
+        # (the re-lattice's screening of the move checked its cells already: the same call)
+        grid_v, cands_v, tests = _screened or verify_cells(
             frame_bgr,
             on_lattice(grid0, all_cands[j0], settings.lattice_tolerance),
             all_cands[j0],
@@ -2651,6 +2659,8 @@ def read_shaker(
     if settled is None:
         return ShakerReading(False, None, str(error), rotation=rotation, debug={"candidates": all_cands[0]})
     grid, cands, cell_tests, around, j = settled
+    if _keep is not None and not _keep(grid):  # (a re-lattice's read on a lattice it would not keep: no checks)
+        return ShakerReading(False, None, "re-lattice: not kept", rotation=rotation, debug={"grid": grid})
     # cubes of about the table's colour the cell test refused, if the frame's own cubes vouch for them
     grid, cands = with_faint_cubes(frame_bgr, grid, cands, cell_tests, settings)
     for t in cell_tests:
@@ -2862,7 +2872,9 @@ def relattice(
                 faces.append((t["row"], t["col"], face[0]))
     looks = []
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
-        _, _, tests = verify_cells(
+        if settings.relattice_screen_left and left_behind(grid, move, cell_tests, settings.relattice_kept_table):
+            continue
+        screened = verify_cells(
             frame_bgr,
             on_lattice(move, all_cands[j], settings.lattice_tolerance),
             all_cands[j],
@@ -2873,10 +2885,19 @@ def relattice(
             lab_sum=lab_sum,
             edge_sum=g_sum,
         )
-        verified = sum(bool(t["cube"]) for t in tests)
+        verified = sum(bool(t["cube"]) for t in screened[2])
         if verified >= settings.relattice_screen_cubes:
-            looks.append((-verified, i, move))
-    for _, i, move in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
+            looks.append((-verified, i, move, screened))
+
+    def kept(moved: Grid) -> bool:
+        # (a lattice at least relattice_min_shift from the refused one that leaves no plainly seen cube behind: asked
+        # as soon as the re-read has settled, the same grid it ends on, so that a lattice it would not keep is not
+        # checked through)
+        if moved_by(grid, moved) < settings.relattice_min_shift:
+            return False  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
+        return not left_behind(grid, moved, cell_tests, settings.relattice_kept_table)
+
+    for _, i, move, screened in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
         # (no lattice search, nor another size's lattice or the read-again without a size: this lattice's reading)
         every_size = frozenset(range(len(all_cands)))
         again = read_shaker(
@@ -2888,13 +2909,10 @@ def relattice(
             _without=every_size,
             _work=work,
             _start=(move, j),
+            _keep=kept,
+            _screened=screened,
         )
-        if not again.valid:
-            continue
-        moved = again.debug["grid"]
-        if moved_by(grid, moved) < settings.relattice_min_shift:
-            continue  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
-        if left_behind(grid, moved, cell_tests, settings.relattice_kept_table):
+        if not again.valid or not kept(again.debug["grid"]):
             continue
         return replace(again, debug={**again.debug, "relattice": {"refused": reason, "move": i, "cubes": n_cubes}})
     return None

@@ -102,3 +102,23 @@ def test_on_lattice_takes_the_nearest_candidate_within_tolerance():
     cands = Candidates(np.array([[101.0, 99.0], [150.0, 150.0], [180.0, 141.0]]), np.ones(3), np.ones(3), 1.0)
     placed = on_lattice(grid, cands, 0.28)
     assert placed.cell_candidate[0][0] == 0 and placed.cell_candidate[1][2] == 2 and placed.support == 2
+
+
+@pytest.mark.parametrize(("seed", "index"), [(62029, 44), (24680, 41)])
+def test_moves_leaving_a_cube_behind_are_not_screened(seed, index, monkeypatch):
+    """relattice_screen_left: a move that itself leaves a plainly seen cube behind is neither screened nor read
+    (u62029 0044 read right on a lattice a row over, u24680 0041 refused): the same reading, fewer cells checked."""
+    import vision.shaker as shaker
+
+    frame_bgr, _ = _scene(seed, index)
+    calls = []
+    real = shaker.verify_cells
+    monkeypatch.setattr(shaker, "verify_cells", lambda *a, **k: calls.append(1) or real(*a, **k))
+    readings = []
+    for on in (True, False):
+        calls.clear()
+        r = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, relattice_screen_left=on))
+        readings.append((r.valid, r.pattern, r.reason, len(calls)))
+    (valid, pattern, reason, fewer), (valid0, pattern0, reason0, every) = readings
+    assert (valid, pattern, reason) == (valid0, pattern0, reason0)
+    assert fewer < every
