@@ -633,7 +633,7 @@ class ShakerSettings:
     relattice_reads: int = 3
     relattice_min_shift: float = 0.3
     relattice_kept_table: float = 30.0
-    # helper C: the re-lattice's cost (bench-shaker's p95: every refused frame screens its moves and re-reads the best).
+    # the re-lattice's cost (bench-shaker's p95: every refused frame screens its moves and re-reads the best).
     # relattice_screen_left: a move that itself leaves behind a cube relattice_kept_table would keep (left_behind on the
     # move, before its cells are screened) is not screened nor read: its read is kept only if settling carried it
     # back over that cube. False: every move screened (as before)
