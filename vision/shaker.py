@@ -2897,9 +2897,9 @@ def relattice(
             return False  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
         return not left_behind(grid, moved, cell_tests, settings.relattice_kept_table)
 
+    # (no lattice search, nor another size's lattice or the read-again without a size: each move's own reading)
+    every_size = frozenset(range(len(all_cands)))
     for _, i, move, screened in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
-        # (no lattice search, nor another size's lattice or the read-again without a size: this lattice's reading)
-        every_size = frozenset(range(len(all_cands)))
         again = read_shaker(
             frame_bgr,
             palette,

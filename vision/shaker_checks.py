@@ -715,21 +715,14 @@ def lattice_edge_maps(frame_bgr: np.ndarray, grid: Any, settings: Any) -> np.nda
         + uu[None, :, :, None] * np.asarray(grid.col_step)
         + vv[None, :, :, None] * np.asarray(grid.row_step)
     )  # (9, k, k, 2) frame px
-    h, w = frame_bgr.shape[:2]
-    pad = max(2.0, 0.1 * pitch)
-    x0 = int(max(0, np.floor(pts[..., 0].min() - pad)))
-    y0 = int(max(0, np.floor(pts[..., 1].min() - pad)))
-    x1 = int(min(w, np.ceil(pts[..., 0].max() + pad) + 1))
-    y1 = int(min(h, np.ceil(pts[..., 1].max() + pad) + 1))
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    crop = _lightness_around(frame_bgr, pts, max(2.0, 0.1 * pitch))
+    if crop is None:
         return np.zeros((9, uu.size))
-    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
-    lin = crop**2.2
-    lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
+    lum, corner = crop
     k = max(1, round(settings.faint_blur * pitch))
     lum = cv2.blur(lum, (2 * k + 1, 2 * k + 1))
     k_n = len(offs)
-    flat = pts.reshape(9 * k_n, k_n, 2) - np.array([x0, y0])
+    flat = pts.reshape(9 * k_n, k_n, 2) - corner
     sampled = cv2.remap(
         lum,
         flat[..., 0].astype(np.float32),
@@ -746,6 +739,22 @@ def lattice_edge_maps(frame_bgr: np.ndarray, grid: Any, settings: Any) -> np.nda
     mag = np.array([cv2.GaussianBlur(m, (3, 3), 0.8) for m in mag])
     maps = np.minimum(mag, settings.faint_edge_cap).reshape(9, -1)
     return maps / (np.linalg.norm(maps, axis=1, keepdims=True) + 1e-9)
+
+
+def _lightness_around(frame_bgr: np.ndarray, pts: np.ndarray, pad: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The frame's linear lightness (float32, sRGB taken as gamma 2.2) over the box around ``pts`` (frame px, last
+    axis x, y) grown by ``pad`` px and clipped to the frame, with the box's top-left corner (x, y) to resample it
+    at ``pts - corner``; None when the box is under 2 px either way."""
+    h, w = frame_bgr.shape[:2]
+    x0 = int(max(0, np.floor(pts[..., 0].min() - pad)))
+    y0 = int(max(0, np.floor(pts[..., 1].min() - pad)))
+    x1 = int(min(w, np.ceil(pts[..., 0].max() + pad) + 1))
+    y1 = int(min(h, np.ceil(pts[..., 1].max() + pad) + 1))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
+    lin = crop**2.2
+    return lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126, np.array([x0, y0])
 
 
 def faint_cubes(frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[int]:
@@ -818,17 +827,27 @@ def faint_cubes_kept(
     i = cells[0][0] * 3 + cells[0][1]
     if cell_tests[i].get("faint") and settings.faint_bevel_kept:
         return faint_cube_kept_by_its_bevel(frame_bgr, grid, cell_tests, i, list(cells), settings)
-    if any(t.get("faint") for t in cell_tests):
-        return list(cells)  # (one faint cube a pattern, as faint_cubes reads: another look already kept one)
-    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
-    if len(others) != 8 or float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
+    if _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings) is None:
         return list(cells)
+    if isinstance(cell_tests[i], dict):
+        cell_tests[i]["faint"] = True
+    return []
+
+
+def _faint_like_the_cubes(
+    frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[str, Any]], i: int, settings: Any
+) -> list[int] | None:
+    """The other eight cells (indices) when cell ``i`` may be the pattern's one faint cube by colour and edges:
+    they are all cubes, no cell is ``faint`` yet (one faint cube a pattern, as :func:`faint_cubes` reads: another
+    look may have kept one), its colour lies within ``faint_max_d_palette`` of the palette and its edge map matches
+    theirs as :func:`faint_cubes` asks; None otherwise."""
+    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
+    if len(others) != 8 or any(t.get("faint") for t in cell_tests):
+        return None
+    if float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
+        return None
     maps = lattice_edge_maps(frame_bgr, grid, settings)
-    if _edges_like_the_cubes(cell_tests[i], maps[others] @ maps[i], settings):
-        if isinstance(cell_tests[i], dict):
-            cell_tests[i]["faint"] = True
-        return []
-    return list(cells)
+    return others if _edges_like_the_cubes(cell_tests[i], maps[others] @ maps[i], settings) else None
 
 
 def with_faint_cubes(
@@ -895,18 +914,11 @@ def bevel_lines(frame_bgr: np.ndarray, grid: Any, settings: Any) -> np.ndarray:
         [cells[:, None, None, :] + out_px[None, :, None, None] * n + along[None, None, :, None] * t for n, t in sides],
         axis=1,
     )  # (9, 4, out, along, 2) frame px
-    h, w = frame_bgr.shape[:2]
-    pad = 2.0
-    x0 = int(max(0, np.floor(pts[..., 0].min() - pad)))
-    y0 = int(max(0, np.floor(pts[..., 1].min() - pad)))
-    x1 = int(min(w, np.ceil(pts[..., 0].max() + pad) + 1))
-    y1 = int(min(h, np.ceil(pts[..., 1].max() + pad) + 1))
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    crop = _lightness_around(frame_bgr, pts, 2.0)
+    if crop is None:
         return np.zeros((9, 4))
-    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
-    lin = crop**2.2
-    lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
-    flat = (pts - np.array([x0, y0])).reshape(-1, len(along), 2).astype(np.float32)
+    lum, corner = crop
+    flat = (pts - corner).reshape(-1, len(along), 2).astype(np.float32)
     sampled = cv2.remap(lum, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     logs = np.log(np.maximum(sampled, 1e-3)).reshape(9, 4, len(out_px), len(along))
     best = np.full((9, 4, len(along)), -9.0, dtype=np.float32)
@@ -975,13 +987,8 @@ def faint_cubes_kept_by_two_cues(
     if not settings.faint_bevel_kept_looks or len(cells) != 1 or len(cell_tests) != 9:
         return list(cells)
     i = cells[0][0] * 3 + cells[0][1]
-    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
-    if len(others) != 8 or any(t.get("faint") for t in cell_tests):
-        return list(cells)
-    if float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
-        return list(cells)
-    maps = lattice_edge_maps(frame_bgr, grid, settings)
-    if not _edges_like_the_cubes(cell_tests[i], maps[others] @ maps[i], settings):
+    others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings)
+    if others is None:
         return list(cells)
     bevels = bevel_lines(frame_bgr, grid, settings)
     if not bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
