@@ -983,10 +983,14 @@ def faint_cubes_kept_by_two_cues(
     takes for the table's print, less a faint cube among them: when it is the only one, the other eight are cubes
     and none faint, and three cues agree: its colour lies within ``faint_max_d_palette`` of the palette, its edge
     map is the cubes' (:func:`faint_cubes`' test) and so are its bevel lines (:func:`bevel_like_the_cubes`). The
-    kept cell is marked ``faint``."""
+    kept cell is marked ``faint``. A cell :func:`faint_cubes` read (already ``faint``) is the pattern's faint cube:
+    with ``faint_kept_looks_self`` it stays when its bevel agrees (:func:`faint_cube_kept_by_its_bevel`), as after
+    the last looks :func:`faint_cubes_kept` serves."""
     if not settings.faint_bevel_kept_looks or len(cells) != 1 or len(cell_tests) != 9:
         return list(cells)
     i = cells[0][0] * 3 + cells[0][1]
+    if cell_tests[i].get("faint") and settings.faint_kept_looks_self:
+        return faint_cube_kept_by_its_bevel(frame_bgr, grid, cell_tests, i, list(cells), settings)
     others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings)
     if others is None:
         return list(cells)
