@@ -107,12 +107,14 @@ def test_an_empty_print_cell_a_look_removes_stays_refused():
     assert read_shaker(frame_bgr, settings=_LOOSE).valid
 
 
-@pytest.mark.parametrize(("seed", "index", "loose_reads"), [(5151, 4, True), (10121, 25, False)])
+@pytest.mark.parametrize(("seed", "index", "loose_reads"), [(5151, 4, True), (10121, 25, True)])
 def test_an_empty_cell_with_edges_like_a_cubes_stays_refused(seed, index, loose_reads):
     """s5151 0004 (the centre cube knocked out) and sh10121 0025 (a cube missing), incomplete patterns on light
     tables: the empty cell's colour is the table's and near the palette (d_palette 8.1, 6.7) and its edges pass
     the cubes' test (medians 0.74, 0.65), but it shows no highlight of its own (projection 0.09, 0.03): refused.
-    With the bevel test loosened s5151 0004 is read, a wrong pattern (the guard is what refuses it)."""
+    With the bevel test loosened both are read, wrong patterns (the guard is what refuses them). sh10121 0025 was
+    refused loosened too until faint_kept_looks_self: the print look that then took its faint cell for the table
+    could not keep a cell already faint; it now asks the same (loosened) bevel test."""
     frame_bgr, truth = _scene(seed, index)
     assert not truth["valid"]
     reading = read_shaker(frame_bgr)
