@@ -638,7 +638,7 @@ class ShakerSettings:
     # move, before its cells are screened) is not screened nor read: its read is kept only if settling carried it
     # back over that cube. False: every move screened (as before)
     relattice_screen_left: bool = True
-    # helper F: a faint cube a print look removes. A cell faint_cubes read as a faint cube (marked faint) that
+    # a faint cube a print look removes. A cell faint_cubes read as a faint cube (marked faint) that
     # table_patch or faceless_toned_cells then takes for the table's print is the faint cube itself: its colour is
     # the table's, which is why it was faint, so the look's finding is no news; it stays a cube when its bevel lines
     # are the other eight cubes' (faint_cube_kept_by_its_bevel, as faint_bevel_kept asks after table_cells and
