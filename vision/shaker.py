@@ -648,6 +648,15 @@ class ShakerSettings:
     # False: off (as before)
     faint_kept_looks_self: bool = True
 
+    # helper U: the checked-cloth test leaves out cubes of the table's own colour.
+    # cloth_min_table: a weak cube cell whose colour the table model under it explains within this (d_table,
+    # CIE76) is not counted among cloth_cells' checks. It is the table's plain colour (a black cube on a dark
+    # table), which table_cells (run before) judges; a checked cloth's other squares differ from the table model.
+    # On 30 tuning sets (15000 frames) the cells that made cloth_cells refuse an incomplete pattern had d_table
+    # 19.2-35.6; the right patterns so refused were black cubes on plain dark tables (1.1-3.7) and gray on a
+    # printed mat (4.8-6.0). 8.0: faint_max_d_table's "a black cube on a dark table". 0.0: off (as before)
+    cloth_min_table: float = 8.0
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 

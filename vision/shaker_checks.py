@@ -166,7 +166,9 @@ def cloth_cells(
 ) -> list[tuple[int, int]]:
     """The cube cells (row, col) with a weak outline (``ring`` below ``cloth_ring``) whose colour is one of
     the table's own colours around the grid: a checked cloth's square or a printed mat's patch, or a cube
-    of just that colour. Three or more (``cloth_cells``) in one lattice: it sits on the cloth's checks.
+    of just that colour. Three or more (``cloth_cells``) in one lattice: it sits on the cloth's checks. A cell
+    the table model itself explains (``d_table`` below ``cloth_min_table``: a black cube on a plain dark table)
+    is not counted: the table's plain colour is :func:`table_cells`' to judge, a cloth's other squares are not it.
 
     The table is sampled at single pixels of the working copy (8-bit Lab, ``work_lab8``) on a lattice of
     points around the grid (``cloth_ring_points``: from, to and step, in cells beyond the grid's outer
@@ -174,7 +176,13 @@ def cloth_cells(
     points within ``cloth_delta_e`` (CIE76); a cell with at least ``cloth_share`` is counted. Each weak
     cell's share is recorded in its test as ``tone`` (the debug output's).
     """
-    weak = [t for t in cell_tests if t.get("cube") and float(t.get("ring", np.inf)) < settings.cloth_ring]
+    weak = [
+        t
+        for t in cell_tests
+        if t.get("cube")
+        and float(t.get("ring", np.inf)) < settings.cloth_ring
+        and float(t.get("d_table", np.inf)) >= settings.cloth_min_table
+    ]
     if len(weak) < settings.cloth_cells:
         return []
     shares = tone_shares(work_lab8, scale, grid, np.array([grid.centre(t["row"], t["col"]) for t in weak]), settings)
