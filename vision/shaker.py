@@ -647,8 +647,7 @@ class ShakerSettings:
     # 7 had their faint cube so removed (4 complete, 3 incomplete): 2 complete pass, no incomplete one.
     # False: off (as before)
     faint_kept_looks_self: bool = True
-
-    # helper U: the checked-cloth test leaves out cubes of the table's own colour.
+    # the checked-cloth test leaves out cubes of the table's own colour.
     # cloth_min_table: a weak cube cell whose colour the table model under it explains within this (d_table,
     # CIE76) is not counted among cloth_cells' checks. It is the table's plain colour (a black cube on a dark
     # table), which table_cells (run before) judges; a checked cloth's other squares differ from the table model.
