@@ -9,8 +9,6 @@ table near white) is asked the same and stays refused: its edges are not a cube'
 
 from __future__ import annotations
 
-import functools
-import random
 from dataclasses import replace
 
 import cv2
@@ -19,7 +17,8 @@ import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
 from vision.shaker_checks import faint_cubes, faint_cubes_kept, lattice_edge_maps
-from vision.shaker_scene import render_scene_set
+
+from .shaker_sets import set_scene
 
 _OFF = replace(DEFAULT_SETTINGS, faint_cubes=False)
 _NOT_KEPT = replace(DEFAULT_SETTINGS, faint_cubes_kept=False)
@@ -27,17 +26,11 @@ _NOT_KEPT = replace(DEFAULT_SETTINGS, faint_cubes_kept=False)
 _LOOSE = replace(DEFAULT_SETTINGS, faint_min_similarity=-1.0, faint_median_similarity=-1.0)
 
 
-@functools.lru_cache(maxsize=2)
-def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
-    return render_scene_set(random.Random(seed), n)
-
-
 _FRAMES = {9191: 48, 8383: 101, 2929: 231}  # (the frames made per seed: its sets' frames up to the last one used)
 
 
 def _scene(seed: int, index: int) -> tuple[np.ndarray, dict]:
-    """The set's frame (``shakecity make-shaker-set DIR --seed SEED``'s INDEX.png), each seed's frames made once."""
-    return _scenes(seed, _FRAMES[seed])[index]
+    return set_scene(seed, index, _FRAMES)
 
 
 def _refused_cell(reading) -> dict:

@@ -10,8 +10,6 @@ loosened it would be read, the incomplete pattern accepted).
 
 from __future__ import annotations
 
-import functools
-import random
 from dataclasses import replace
 
 import cv2
@@ -20,7 +18,8 @@ import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
 from vision.shaker_checks import bevel_like_the_cubes, bevel_lines
-from vision.shaker_scene import render_scene_set
+
+from .shaker_sets import faint_cells, set_scene
 
 _OFF = replace(DEFAULT_SETTINGS, faint_bevel=False, faint_bevel_kept=False)
 _NOT_KEPT = replace(DEFAULT_SETTINGS, faint_bevel_kept=False)
@@ -31,25 +30,11 @@ _LOOSE = replace(
 )
 
 
-@functools.lru_cache(maxsize=4)
-def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
-    return render_scene_set(random.Random(seed), n)
-
-
-def _scene(seed: int, index: int) -> tuple[np.ndarray, dict]:
-    """``shakecity make-shaker-set DIR --seed SEED``'s INDEX.png and its truth."""
-    return _scenes(seed, index + 1)[index]
-
-
-def _faint(reading) -> list[tuple[int, int]]:
-    return [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if t.get("faint")]
-
-
 def test_a_faint_cube_off_the_palette_is_read_by_edges_and_bevel():
     """sh72727 0020, a gray cube on a light table: the cell test refused it (d_table below 8) and its colour is
     6.7 from the palette (beyond faint_max_d_palette: faint_cubes alone refused it). Its edges are the cubes'
     (lowest 0.61, median 0.82) and so is its bevel (cosine 0.97, projection 0.86): read, and read right."""
-    frame_bgr, truth = _scene(72727, 20)
+    frame_bgr, truth = set_scene(72727, 20)
     assert truth["valid"]
     without = read_shaker(frame_bgr, settings=_OFF)
     assert not without.valid and without.reason == "8 cubes in the grid"
@@ -58,7 +43,7 @@ def test_a_faint_cube_off_the_palette_is_read_by_edges_and_bevel():
     assert DEFAULT_SETTINGS.faint_max_d_palette < cell["d_palette"] <= DEFAULT_SETTINGS.faint_bevel_max_d_palette
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
-    assert _faint(reading) == [(cell["row"], cell["col"])]
+    assert faint_cells(reading) == [(cell["row"], cell["col"])]
     (faint,) = [t for t in reading.debug["cell_tests"] if t.get("faint")]
     cosine, projection = faint["faint_bevel"]
     assert cosine >= DEFAULT_SETTINGS.faint_bevel_min_cosine
@@ -69,14 +54,14 @@ def test_a_faint_cube_a_last_look_removes_is_kept_by_its_bevel():
     """sh90919 0017, a white cube on a printed table: faint_cubes read it (d_palette 5.0, edges 0.67 / 0.75), then
     a last look took it for the table (its colour is the table's) and the pattern was refused. Its bevel is the
     cubes' (cosine 0.91, projection 0.57): kept, the pattern read right."""
-    frame_bgr, truth = _scene(90919, 17)
+    frame_bgr, truth = set_scene(90919, 17)
     assert truth["valid"]
     without = read_shaker(frame_bgr, settings=_NOT_KEPT)
     assert not without.valid and without.reason == "8 cubes in the grid"
     assert read_shaker(frame_bgr, settings=_OFF).reason == "8 cubes in the grid"
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
-    assert _faint(reading) == [(1, 0)]
+    assert faint_cells(reading) == [(1, 0)]
 
 
 @pytest.mark.parametrize(("seed", "index", "cell"), [(8484, 27, (0, 0)), (13579, 56, (1, 2))])
@@ -85,25 +70,25 @@ def test_a_faint_cube_a_print_look_removes_is_kept_by_three_cues(seed, index, ce
     test passed a black cube, then a look took it for the table's print and the pattern was refused. Its colour is
     the palette's (d_palette 4.8, 3.7), its edges the cubes' (medians 0.74, 0.79) and its bevel too (projections
     0.67, 1.09): kept (faint_cubes_kept_by_two_cues), the pattern read right."""
-    frame_bgr, truth = _scene(seed, index)
+    frame_bgr, truth = set_scene(seed, index)
     assert truth["valid"]
     without = read_shaker(frame_bgr, settings=_LOOKS_OFF)
     assert not without.valid and without.reason == "8 cubes in the grid"
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
-    assert _faint(reading) == [cell]
+    assert faint_cells(reading) == [cell]
 
 
 def test_an_empty_print_cell_a_look_removes_stays_refused():
     """s9494 0104, an incomplete pattern (the centre cell empty): a print look removes the centre cell, whose colour
     (d_palette 4.5) and edges (lowest 0.73, median 0.77) pass; it shows no highlight (projection 0.01): it stays
     removed. With the bevel test loosened it is kept and the incomplete pattern read."""
-    frame_bgr, truth = _scene(9494, 104)
+    frame_bgr, truth = set_scene(9494, 104)
     assert not truth["valid"]
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "8 cubes in the grid"
     asked = [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if "faint_bevel" in t]
-    assert asked == [(1, 1)] and not _faint(reading)
+    assert asked == [(1, 1)] and not faint_cells(reading)
     assert read_shaker(frame_bgr, settings=_LOOSE).valid
 
 
@@ -115,7 +100,7 @@ def test_an_empty_cell_with_edges_like_a_cubes_stays_refused(seed, index, loose_
     With the bevel test loosened both are read, wrong patterns (the guard is what refuses them). sh10121 0025 was
     refused loosened too until faint_kept_looks_self: the print look that then took its faint cell for the table
     could not keep a cell already faint; it now asks the same (loosened) bevel test."""
-    frame_bgr, truth = _scene(seed, index)
+    frame_bgr, truth = set_scene(seed, index)
     assert not truth["valid"]
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "8 cubes in the grid"

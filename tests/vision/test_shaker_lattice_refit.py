@@ -10,8 +10,6 @@ new evidence.
 
 from __future__ import annotations
 
-import functools
-import random
 from dataclasses import replace
 
 import numpy as np
@@ -19,22 +17,17 @@ import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Candidates, Grid, read_shaker
 from vision.shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice
-from vision.shaker_scene import render_scene_set
+
+from .shaker_sets import set_scene
 
 _OFF = replace(DEFAULT_SETTINGS, relattice=False)
-
-
-@functools.lru_cache(maxsize=2)
-def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
-    return render_scene_set(random.Random(seed), n)
 
 
 _FRAMES = {62029: 45, 24680: 101}  # (the frames made per seed: its sets' frames up to the last one used)
 
 
 def _scene(seed: int, index: int) -> tuple[np.ndarray, dict]:
-    """The set's frame (``shakecity make-shaker-set DIR --seed SEED``'s INDEX.png), each seed's frames made once."""
-    return _scenes(seed, _FRAMES[seed])[index]
+    return set_scene(seed, index, _FRAMES)
 
 
 def _grid(origin=(100.0, 100.0), step=40.0) -> Grid:

@@ -14,14 +14,11 @@ lines are not the cubes' (with the bevel test asking nothing it would be kept as
 
 from __future__ import annotations
 
-import functools
-import random
 from dataclasses import replace
 
-import numpy as np
-
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
-from vision.shaker_scene import render_scene_set
+
+from .shaker_sets import faint_cells, set_scene
 
 _OFF = replace(DEFAULT_SETTINGS, faint_kept_looks_self=False)
 # the bevel test asking nothing: any faint cell a print look removes stays a cube
@@ -30,25 +27,11 @@ _LOOSE = replace(
 )
 
 
-@functools.lru_cache(maxsize=2)
-def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
-    return render_scene_set(random.Random(seed), n)
-
-
-def _scene(seed: int, index: int) -> tuple[np.ndarray, dict]:
-    """``shakecity make-shaker-set DIR --seed SEED``'s INDEX.png and its truth."""
-    return _scenes(seed, index + 1)[index]
-
-
-def _faint(reading) -> list[tuple[int, int]]:
-    return [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if t.get("faint")]
-
-
 def test_a_faint_cube_a_print_look_removes_is_kept_by_its_bevel():
     """s41013 0105: faint_cubes reads the black cube at (0, 0) on a dark table; faceless_toned_cells then takes it
     for the table. Off, the pattern is refused with that cell removed; on, its bevel lines (cosine 0.99, projection
     0.66 along the cubes') keep it and the pattern is read right."""
-    frame_bgr, truth = _scene(41013, 105)
+    frame_bgr, truth = set_scene(41013, 105)
     assert truth["valid"] and truth["scene"]["table"] == "plain_dark"
     without = read_shaker(frame_bgr, settings=_OFF)
     assert not without.valid and without.reason == "8 cubes in the grid"
@@ -56,7 +39,7 @@ def test_a_faint_cube_a_print_look_removes_is_kept_by_its_bevel():
     assert refused == [(0, 0)] and without.debug["cell_tests"][0].get("faint")
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
-    assert _faint(reading) == [(0, 0)]
+    assert faint_cells(reading) == [(0, 0)]
     cosine, projection = reading.debug["cell_tests"][0]["faint_bevel"]
     assert cosine >= DEFAULT_SETTINGS.faint_bevel_min_cosine
     assert projection >= DEFAULT_SETTINGS.faint_bevel_min_projection
@@ -66,7 +49,7 @@ def test_an_empty_cell_a_print_look_removes_stays_refused():
     """s41029 0011, an incomplete pattern: faint_cubes took its empty cell (2, 1) for a faint cube and table_patch
     removed it again. Its bevel lines are not the cubes' (cosine 0.43, projection 0.03): refused, on as off. With the
     bevel test asking nothing the cell is kept as a cube (only a later check, its colour unclear, refuses it)."""
-    frame_bgr, truth = _scene(41029, 11)
+    frame_bgr, truth = set_scene(41029, 11)
     assert not truth["valid"] and truth["cells"][2][1] is None
     for settings in (_OFF, DEFAULT_SETTINGS):
         reading = read_shaker(frame_bgr, settings=settings)

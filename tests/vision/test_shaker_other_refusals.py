@@ -5,7 +5,6 @@ does not explain. Black cubes on a plain dark table are that table's colour: the
 weakly outlined, for checks and refused a complete pattern. Each test also shows the old reading with the setting
 off (``cloth_min_table`` 0.0, as before), so the change is what the test sees."""
 
-import random
 from dataclasses import replace
 
 import cv2
@@ -13,7 +12,8 @@ import numpy as np
 
 from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
 from vision.shaker_checks import cloth_cells
-from vision.shaker_scene import render_scene_set
+
+from .shaker_sets import set_scene
 
 PITCH = 20.0
 OFF = replace(DEFAULT_SETTINGS, cloth_min_table=0.0)
@@ -66,7 +66,7 @@ def test_checks_the_table_model_does_not_explain_still_count():
 def test_black_cubes_on_a_plain_dark_table_are_read():
     # generated set seed 41009, frame 162: a plain dark table, three black cubes (rows 2 and 3) weakly outlined and
     # within 1.6-2.7 of the table model; refused as "3 cells show the table's own colour" with the setting off
-    frame_bgr, truth = render_scene_set(random.Random(41009), 163)[162]
+    frame_bgr, truth = set_scene(41009, 162)
     assert truth["valid"] and truth["scene"]["table"] == "plain_dark"
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]

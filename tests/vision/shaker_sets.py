@@ -1,0 +1,29 @@
+"""Frames of a generated shaker set, exactly as ``shakecity make-shaker-set DIR --seed SEED`` writes them (its
+INDEX.png and truth), for tests that pin a case measured on such a set."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from vision.shaker_scene import render_scene_set
+
+
+@functools.lru_cache(maxsize=2)
+def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
+    return render_scene_set(random.Random(seed), n)
+
+
+def set_scene(seed: int, index: int, frames: Mapping[int, int] | None = None) -> tuple[np.ndarray, dict]:
+    """The set's INDEX.png and its truth. ``frames`` (seed -> how many of its frames to make, past the last index a
+    test file uses): several frames of one seed are then made once; without it, the first ``index + 1``."""
+    return _scenes(seed, frames[seed] if frames else index + 1)[index]
+
+
+def faint_cells(reading: Any) -> list[tuple[int, int]]:
+    """The cells a reading kept as faint cubes (its cell tests marked ``faint``)."""
+    return [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if t.get("faint")]
