@@ -655,7 +655,7 @@ class ShakerSettings:
     # 19.2-35.6; the right patterns so refused were black cubes on plain dark tables (1.1-3.7) and gray on a
     # printed mat (4.8-6.0). 8.0: faint_max_d_table's "a black cube on a dark table". 0.0: off (as before)
     cloth_min_table: float = 8.0
-    # helper P: a lattice at a wrong pitch (a gingham's checks, a print, a cube's face cut in cells).
+    # a lattice at a wrong pitch (a gingham's checks, a print, a cube's face cut in cells).
     # retry_any_reason: the retry without the refused lattice's size (retry_without_size: faces wider than the
     # cells, a lattice retry_pitch_ratio times as coarse fitted) for any refusal, not only "N cubes in the grid":
     # a lattice at 0.35-0.85 of the cubes' pitch also refuses with "a cube is out of line" or an unclear colour
