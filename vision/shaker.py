@@ -2453,7 +2453,9 @@ def read_shaker(
     searches: list[tuple[Iterator[Grid], Candidates, int]] = []  # and where its next ones come from
     firsts: list[tuple[Grid, Candidates, int]] = []
     tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
-    hypotheses = lattice_hypotheses(tried, settings)  # every size's at once
+    # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
+    searched = any(j not in _without for j in range(len(all_cands)))
+    hypotheses = lattice_hypotheses(tried, settings) if searched else []
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support or j in _without:
             continue
