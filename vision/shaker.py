@@ -1589,17 +1589,24 @@ def refine_grid(
     cubes: np.ndarray,
     points: np.ndarray,
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    face_of: Callable[[np.ndarray, np.ndarray, float], tuple[np.ndarray, float] | None] | None = None,
 ) -> tuple[Grid, Candidates]:
     """The lattice refitted by least squares to the centres of the cubes' top faces (``cubes``: the cells
     verified as cubes, ``points``: where each was sampled, (9, 2)); a face far off the fit (a cube pushed
-    out of line) is left out. Cells whose candidate is off the new lattice lose it (their colour decides)."""
+    out of line) is left out. Cells whose candidate is off the new lattice lose it (their colour decides).
+    ``face_of(cell_xy, cube_xy, pitch)``: :func:`top_face` on ``work_lab`` as the reader keeps it (made once per
+    frame)."""
     rc = np.array([(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
     A = np.column_stack([np.ones(9), rc[:, 1], rc[:, 0]])
     centres = np.zeros((9, 2))
     found = np.zeros(9, bool)
     for i in np.nonzero(cubes)[0]:
         r, c = divmod(int(i), 3)
-        face = top_face(work_lab, grid.centre(r, c), points[i], grid.pitch, scale, settings)
+        if face_of is not None:
+            face = face_of(grid.centre(r, c), points[i], grid.pitch)
+        else:
+            face = top_face(work_lab, grid.centre(r, c), points[i], grid.pitch, scale, settings)
         if face is not None and face[1] <= settings.max_extent:
             centres[i], found[i] = face[0], True
     if found.sum() < settings.refine_min_cells:
@@ -1795,7 +1802,12 @@ def cube_offset(
     neighbourhood (working copy); its centroid against the lattice point, and its larger side (in
     pitches: a cube's top is about 0.7; a region filling the whole cell is no cube of this grid).
     """
-    face = top_face(work_lab, cell_xy, cube_xy, pitch, scale, settings)
+    return face_offset(top_face(work_lab, cell_xy, cube_xy, pitch, scale, settings), cell_xy, pitch)
+
+
+def face_offset(face: tuple[np.ndarray, float] | None, cell_xy: np.ndarray, pitch: float) -> tuple[float, float]:
+    """:func:`cube_offset` of a top face found (:func:`top_face`'s; (0, 0) for none): the reader asks the faces once
+    per frame, the re-lattice asks them again."""
     if face is None:
         return 0.0, 0.0
     centre, extent = face
@@ -2389,6 +2401,85 @@ class _FrameWork(NamedTuple):
     g_sum: np.ndarray
     lab_sum: np.ndarray
     all_cands: list[Candidates]
+    # the looks a frame's reads repeat (the re-lattice's and the retry's reads, a lattice settled twice), made once:
+    # :func:`_verified` and :func:`_top_face_once` keep theirs here
+    memo: dict[Any, Any]
+
+
+def _verified(
+    work: _FrameWork,
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    cands: Candidates,
+    palette: Palette,
+    settings: ShakerSettings,
+    *,
+    stand_out: bool = False,
+    faces: bool = False,
+) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
+    """:func:`verify_cells` on the frame's work (its integral images; ``faces``: its Lab copy too), made once per
+    frame for a lattice and candidates of the same numbers (a lattice settled twice: each re-lattice read's moves
+    may land on one): the same grid, candidates and (copied: the checks mark them) cell tests as a call of its
+    own."""
+    key = (
+        "verify",
+        grid.origin.tobytes(),
+        grid.col_step.tobytes(),
+        grid.row_step.tobytes(),
+        grid.cell_candidate,
+        grid.support,
+        grid.stray_near,
+        grid.score,
+        grid.strays,
+        _content(cands.xy, cands.radius, cands.contrast, cands.strength),
+        cands.scale,
+        id(palette),
+        id(settings),
+        stand_out,
+        faces,
+    )
+    found = work.memo.get(key)
+    if found is not None:
+        # (a grid of its own, as a call of its own gives: the reader tells settled lattices apart by identity)
+        return replace(found[0]), found[1], [dict(t) for t in found[2]]
+    grid_v, cands_v, tests = verify_cells(
+        frame_bgr,
+        grid,
+        cands,
+        work.table_lab8,
+        work.scale,
+        palette,
+        settings,
+        lab_sum=work.lab_sum,
+        edge_sum=work.g_sum,
+        stand_out=stand_out,
+        faces=faces,
+        work_lab=work.lab if faces else None,
+    )
+    # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
+    work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
+    return grid_v, cands_v, tests
+
+
+def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
+    """Arrays' numbers as a key (dtype, shape and bytes; None as itself)."""
+    return tuple(None if a is None else (str(a.dtype), a.shape, a.tobytes()) for a in map(_or_none, arrays))
+
+
+def _or_none(a: Any) -> np.ndarray | None:
+    return None if a is None else np.asarray(a)
+
+
+def _top_face_once(
+    work: _FrameWork, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: ShakerSettings
+) -> tuple[np.ndarray, float] | None:
+    """:func:`top_face` on the frame's Lab copy, made once per frame for a cell and cube point: the re-lattice
+    asks the refused lattice's faces that its cube offsets found already."""
+    key = ("face", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch, id(settings))
+    if key not in work.memo:
+        work.memo[key] = top_face(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
+        work.memo[("settings", id(settings))] = settings  # (kept alive: its id in the key stays its own)
+    return work.memo[key]
 
 
 def read_shaker(
@@ -2427,9 +2518,9 @@ def read_shaker(
         g_sum = cv2.integral(g)
         lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
         _work = _FrameWork(
-            scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+            scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
-    scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work
+    scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 
     def assess(
         grid: Grid, cands: Candidates, j: int, measures: tuple[float, float, float] | None = None
@@ -2495,25 +2586,20 @@ def read_shaker(
             break
         if best is not None and total + 9 * settings.verified_weight <= best[0]:
             break  # (sorted by total: no later lattice can beat the best even with nine cubes verified)
-        grid_v, cands_v, tests = verify_cells(
-            frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-        )
+        grid_v, cands_v, tests = _verified(_work, frame_bgr, grid0, cands0, palette, settings)
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
     if _start is not None:  # (a re-lattice's read: its lattice settled as the fits' best would be)
         grid0, j0 = _start
         # (the re-lattice's screening of the move checked its cells already: the same call)
-        grid_v, cands_v, tests = _screened or verify_cells(
+        grid_v, cands_v, tests = _screened or _verified(
+            _work,
             frame_bgr,
             on_lattice(grid0, all_cands[j0], settings.lattice_tolerance),
             all_cands[j0],
-            table_lab8,
-            scale,
             palette,
             settings,
-            lab_sum=lab_sum,
-            edge_sum=g_sum,
         )
         best = (0.0, grid_v, cands_v, j0, tests)
     Settled = tuple[Grid, Candidates, list[dict[str, Any]], int, int]
@@ -2552,41 +2638,31 @@ def read_shaker(
         faces, and its cells' last check; with the cubes counted around it and the size's index."""
         shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
         if shifted is not grid:
-            grid_s, cands_s, tests_s = verify_cells(
-                frame_bgr, shifted, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-            )
+            grid_s, cands_s, tests_s = _verified(_work, frame_bgr, shifted, cands, palette, settings)
             # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
             if sum(t["cube"] for t in tests_s) > sum(t["cube"] for t in cell_tests):
                 grid, cands, cell_tests = grid_s, cands_s, tests_s
         for _ in range(settings.refine_passes):
             cube_mask = np.array([t["cube"] for t in cell_tests])
             refined, cands_r = refine_grid(
-                grid, cands, lab, scale, cube_mask, np.array([t["xy"] for t in cell_tests]), settings
+                grid,
+                cands,
+                lab,
+                scale,
+                cube_mask,
+                np.array([t["xy"] for t in cell_tests]),
+                settings,
+                face_of=lambda cell, cube, pitch: _top_face_once(_work, cell, cube, pitch, settings),
             )
             if refined is grid:
                 break
-            grid_r, cands_r, tests_r = verify_cells(
-                frame_bgr, refined, cands_r, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-            )
+            grid_r, cands_r, tests_r = _verified(_work, frame_bgr, refined, cands_r, palette, settings)
             if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
                 break
             grid, cands, cell_tests = grid_r, cands_r, tests_r
 
         def last_look(g: Grid, c: Candidates) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
-            return verify_cells(
-                frame_bgr,
-                g,
-                c,
-                table_lab8,
-                scale,
-                palette,
-                settings,
-                lab_sum=lab_sum,
-                edge_sum=g_sum,
-                stand_out=True,
-                faces=True,
-                work_lab=lab,
-            )
+            return _verified(_work, frame_bgr, g, c, palette, settings, stand_out=True, faces=True)
 
         moved: list[tuple[Grid, tuple[int, int], tuple[Grid, Candidates, list[dict[str, Any]]]]] = []
 
@@ -2660,9 +2736,7 @@ def read_shaker(
     if best_cubes <= 9 - max(1, settings.alternative_settled_gain):
         alt_best: tuple[tuple[int, float], tuple[float, Grid, Candidates, int, list[dict[str, Any]]]] | None = None
         for total, grid0, cands0, j0 in alternatives()[: settings.alternatives_checked]:
-            grid_v, cands_v, tests = verify_cells(
-                frame_bgr, grid0, cands0, table_lab8, scale, palette, settings, lab_sum=lab_sum, edge_sum=g_sum
-            )
+            grid_v, cands_v, tests = _verified(_work, frame_bgr, grid0, cands0, palette, settings)
             key = (sum(t["cube"] for t in tests), total)
             # a gain of one cube counts only when every cube of it has its outline found (one cell taken by
             # its colour alone can be the table: white on a light table, a light check through a gap)
@@ -2695,7 +2769,8 @@ def read_shaker(
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
-            offset, extent = cube_offset(lab, grid.centre(t["row"], t["col"]), xy_t, grid.pitch, scale, settings)
+            cell = grid.centre(t["row"], t["col"])
+            offset, extent = face_offset(_top_face_once(_work, cell, xy_t, grid.pitch, settings), cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
     samples = sample_cubes(frame_bgr, grid, cands, settings)
     cubes, gains = classify_cubes(samples, palette)
@@ -2888,7 +2963,7 @@ def relattice(
     reading refused for a cube out of line: a knocked-out cube a moved lattice would take in."""
     if reason.startswith("a cube is out of line"):
         return None
-    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work
+    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work[:6]
     n_cubes = sum(bool(t["cube"]) for t in cell_tests)
     if n_cubes < settings.relattice_min_cubes:
         return None
@@ -2896,23 +2971,15 @@ def relattice(
     for t in cell_tests:
         k = grid.cell_candidate[t["row"]][t["col"]]
         if t["cube"] and k >= 0:
-            face = top_face(lab, grid.centre(t["row"], t["col"]), cands.xy[k], grid.pitch, scale, settings)
+            face = _top_face_once(work, grid.centre(t["row"], t["col"]), cands.xy[k], grid.pitch, settings)
             if face is not None and face[1] <= settings.max_extent:
                 faces.append((t["row"], t["col"], face[0]))
     looks = []
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
         if settings.relattice_screen_left and left_behind(grid, move, cell_tests, settings.relattice_kept_table):
             continue
-        screened = verify_cells(
-            frame_bgr,
-            on_lattice(move, all_cands[j], settings.lattice_tolerance),
-            all_cands[j],
-            table_lab8,
-            scale,
-            palette,
-            settings,
-            lab_sum=lab_sum,
-            edge_sum=g_sum,
+        screened = _verified(
+            work, frame_bgr, on_lattice(move, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
         )
         verified = sum(bool(t["cube"]) for t in screened[2])
         if verified >= settings.relattice_screen_cubes:
