@@ -1,0 +1,172 @@
+"""The reader's per-frame memo (``_FrameWork.memo``): a frame's reads (the first, the re-lattice's re-reads) verify a
+lattice's cells and find a cube's top face once, not once per asking, and read the same as without the memo.
+
+The frame: tuning set t41007's frame 8 (seed 41007), a complete pattern refused for "8 cubes in the grid" whose
+re-lattice reads three moves again: its re-reads land on lattices and faces the first read looked at already.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pytest
+
+import vision.shaker as shaker
+from tests.vision.shaker_sets import set_scene
+
+SEED, INDEX = 41007, 8
+
+
+@pytest.fixture(scope="module")
+def frame() -> np.ndarray:
+    return set_scene(SEED, INDEX)[0]
+
+
+def _no_memo_verified(work: Any, frame_bgr: np.ndarray, grid: Any, cands: Any, palette: Any, settings: Any, **kw: Any):
+    """:func:`vision.shaker._verified` without its memo: verify_cells asked every time."""
+    faces = kw.get("faces", False)
+    return shaker.verify_cells(
+        frame_bgr,
+        grid,
+        cands,
+        work.table_lab8,
+        work.scale,
+        palette,
+        settings,
+        lab_sum=work.lab_sum,
+        edge_sum=work.g_sum,
+        stand_out=kw.get("stand_out", False),
+        faces=faces,
+        work_lab=work.lab if faces else None,
+    )
+
+
+def _no_memo_face(work: Any, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: Any):
+    return shaker.top_face(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
+
+
+def _verify_key(call: Any) -> tuple:
+    frame_bgr, grid, cands = call.args[:3]
+    return (
+        grid.origin.tobytes(),
+        grid.col_step.tobytes(),
+        grid.row_step.tobytes(),
+        grid.cell_candidate,
+        np.asarray(cands.xy).tobytes(),
+        np.asarray(cands.radius).tobytes(),
+        call.kwargs.get("stand_out", False),
+        call.kwargs.get("faces", False),
+    )
+
+
+def _face_key(call: Any) -> tuple:
+    _, cell_xy, cube_xy, pitch = call.args[:4]
+    return (*np.asarray(cell_xy, float).tolist(), *np.asarray(cube_xy, float).tolist(), float(pitch))
+
+
+def _read(frame: np.ndarray, memo: bool) -> tuple[Any, dict[str, Any]]:
+    """The reading, and the calls made: verify_cells, top_face and lattice_hypotheses (their mocks), read_shaker's."""
+    patches = {
+        "verify_cells": mock.patch.object(shaker, "verify_cells", wraps=shaker.verify_cells),
+        "top_face": mock.patch.object(shaker, "top_face", wraps=shaker.top_face),
+        "lattice_hypotheses": mock.patch.object(shaker, "lattice_hypotheses", wraps=shaker.lattice_hypotheses),
+        "read_shaker": mock.patch.object(shaker, "read_shaker", wraps=shaker.read_shaker),
+    }
+    if not memo:
+        patches["_verified"] = mock.patch.object(shaker, "_verified", side_effect=_no_memo_verified)
+        patches["_top_face_once"] = mock.patch.object(shaker, "_top_face_once", side_effect=_no_memo_face)
+    mocks = {name: p.start() for name, p in patches.items()}
+    try:
+        reading = shaker.read_shaker(frame)
+    finally:
+        for p in patches.values():
+            p.stop()
+    return reading, mocks
+
+
+def _summary(reading: Any) -> tuple:
+    tests = [{k: v for k, v in t.items() if k != "xy"} for t in reading.debug["cell_tests"]]
+    return (
+        reading.valid,
+        reading.reason,
+        reading.pattern,
+        reading.confidence,
+        reading.grid_corners,
+        reading.cubes,
+        tests,
+    )
+
+
+def test_the_frame_is_read_again_on_other_lattices(frame: np.ndarray) -> None:
+    reading, mocks = _read(frame, memo=True)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
+    assert mocks["read_shaker"].call_count >= 3  # (the first read and the re-lattice's re-reads)
+
+
+def test_same_reading_with_and_without_the_memo(frame: np.ndarray) -> None:
+    with_memo, _ = _read(frame, memo=True)
+    without, _ = _read(frame, memo=False)
+    assert _summary(with_memo) == _summary(without)
+
+
+def test_each_lattice_verified_once(frame: np.ndarray) -> None:
+    _, memo = _read(frame, memo=True)
+    _, plain = _read(frame, memo=False)
+    keys = [_verify_key(c) for c in memo["verify_cells"].call_args_list]
+    assert len(keys) == len(set(keys))  # no lattice's cells verified twice...
+    plain_keys = [_verify_key(c) for c in plain["verify_cells"].call_args_list]
+    assert len(plain_keys) > len(set(plain_keys))  # ...where the reads without the memo verify some again
+    assert set(keys) == set(plain_keys)  # (the same lattices looked at)
+
+
+def test_each_top_face_found_once(frame: np.ndarray) -> None:
+    _, memo = _read(frame, memo=True)
+    _, plain = _read(frame, memo=False)
+    keys = [_face_key(c) for c in memo["top_face"].call_args_list]
+    assert len(keys) == len(set(keys))
+    plain_keys = [_face_key(c) for c in plain["top_face"].call_args_list]
+    assert len(plain_keys) > len(set(plain_keys))
+    assert set(keys) == set(plain_keys)
+
+
+def test_lattice_hypotheses_made_once_per_frame(frame: np.ndarray) -> None:
+    # (the re-lattice's reads leave every size out: no lattice search, no hypotheses)
+    _, mocks = _read(frame, memo=True)
+    assert mocks["read_shaker"].call_count > 1
+    assert mocks["lattice_hypotheses"].call_count == 1
+
+
+def test_memo_copies_the_cell_tests(frame: np.ndarray) -> None:
+    """A memo hit gives cell tests of its own (the checks mark them) and a grid of its own (the reader tells settled
+    lattices apart by identity), with the same numbers."""
+    work = shaker._FrameWork(*_work_of(frame), {})
+    cands = max(work.all_cands, key=lambda c: len(c.xy))
+    grid = next(shaker.lattices(cands))
+    palette = shaker.default_palette()
+    a = shaker._verified(work, frame, grid, cands, palette, shaker.DEFAULT_SETTINGS)
+    a[2][0]["cube"] = "marked"
+    b = shaker._verified(work, frame, grid, cands, palette, shaker.DEFAULT_SETTINGS)
+    assert b[2][0]["cube"] != "marked"
+    assert b[0] is not a[0] and _same_grid(a[0], b[0])
+    assert b[1] is a[1]
+
+
+def _same_grid(a: Any, b: Any) -> bool:
+    return (
+        a.cell_candidate == b.cell_candidate
+        and np.array_equal(a.origin, b.origin)
+        and np.array_equal(a.col_step, b.col_step)
+        and np.array_equal(a.row_step, b.row_step)
+    )
+
+
+def _work_of(frame: np.ndarray) -> tuple:
+    import cv2
+
+    settings = shaker.DEFAULT_SETTINGS
+    d, scale, lab, table_lab8 = shaker.table_difference(frame, settings)
+    g = shaker.edge_strength(lab, settings)
+    cands = shaker.find_cubes(frame, settings, work=(d, scale, lab), edges=g)
+    return scale, lab, table_lab8, cv2.integral(g), cv2.integral(lab, sdepth=cv2.CV_32S), cands
