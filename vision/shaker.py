@@ -1293,6 +1293,7 @@ def verify_cells(
     stand_out: bool = False,
     faces: bool = False,
     work_lab: np.ndarray | None = None,
+    tops: Callable[[np.ndarray, float], np.ndarray] | None = None,
 ) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
     """Decide each cell by its colour, in the light normalised on the grid's cubes.
 
@@ -1307,6 +1308,7 @@ def verify_cells(
     check; ``face_edges`` on), a cell still judged the table yet near a palette colour holds a cube when
     enough others do and its top face's four straight edges show (:func:`face_edges`), or three crisply with a
     fainter fourth (a side in a neighbour's shadow, :func:`three_sides_show`) in a colour apart from the table's.
+    ``tops(points, radius)``: :func:`sample_top_faces` on the frame as the reader keeps it (made once per frame).
     """
     cell_k = np.array(grid.cell_candidate, dtype=int).ravel()
     have = cell_k >= 0
@@ -1317,7 +1319,7 @@ def verify_cells(
     points = centres.copy()
     points[have] = cands.xy[members]
     tables = table_colours_at(table_lab8, points, scale, settings)
-    tops_a = sample_top_faces(frame_bgr, points, radius)
+    tops_a = tops(points, radius) if tops is not None else sample_top_faces(frame_bgr, points, radius)
     gains, _ = fit_gains(tops_a[have] if have.sum() >= 3 else tops_a, palette)
     lab = linear_rgb_to_lab(tops_a * gains)
     ref = palette.ref_lab
@@ -1999,9 +2001,16 @@ def grid_plausibility(
 
 
 def sample_cubes(
-    frame_bgr: np.ndarray, grid: Grid, cands: Candidates, settings: ShakerSettings = DEFAULT_SETTINGS
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    cands: Candidates,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    tops: Callable[[np.ndarray, float], np.ndarray] | None = None,
 ) -> list[tuple[int, int, np.ndarray, np.ndarray | None]]:
-    """(row, col, centre, mean linear RGB of the top face or None when the cell is empty) per cell."""
+    """(row, col, centre, mean linear RGB of the top face or None when the cell is empty) per cell. ``tops``: as
+    :func:`verify_cells`' (the last check sampled the nine cubes' faces at one radius already: the usual case)."""
+    sample = tops or (lambda pts, rad: sample_top_faces(frame_bgr, pts, rad))
     pitch = grid.pitch
     cells = [(r, c, grid.cell_candidate[r][c]) for r in range(3) for c in range(3)]
     rads = {
@@ -2012,7 +2021,7 @@ def sample_cubes(
     tops: dict[int, np.ndarray] = {}
     for rad in set(rads.values()):  # the faces of one radius sampled at once
         idx = [i for i, v in rads.items() if v == rad]
-        for i, top in zip(idx, sample_top_faces(frame_bgr, cands.xy[[cells[i][2] for i in idx]], rad), strict=True):
+        for i, top in zip(idx, sample(cands.xy[[cells[i][2] for i in idx]], rad), strict=True):
             tops[i] = top
     return [
         (r, c, cands.xy[k], tops[i]) if k >= 0 else (r, c, grid.centre(r, c), None) for i, (r, c, k) in enumerate(cells)
@@ -2455,6 +2464,7 @@ def _verified(
         stand_out=stand_out,
         faces=faces,
         work_lab=work.lab if faces else None,
+        tops=lambda pts, rad: _tops_once(work, frame_bgr, pts, rad),
     )
     # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
     work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
@@ -2463,11 +2473,24 @@ def _verified(
 
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
     """Arrays' numbers as a key (dtype, shape and bytes; None as itself)."""
-    return tuple(None if a is None else (str(a.dtype), a.shape, a.tobytes()) for a in map(_or_none, arrays))
+    out = []
+    for a in arrays:
+        if a is None:
+            out.append(None)
+        else:
+            a = np.asarray(a)
+            out.append((a.dtype.str, a.shape, a.tobytes()))
+    return tuple(out)
 
 
-def _or_none(a: Any) -> np.ndarray | None:
-    return None if a is None else np.asarray(a)
+def _tops_once(work: _FrameWork, frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> np.ndarray:
+    """:func:`sample_top_faces` made once per frame for points and a radius of the same numbers (a copy each time:
+    the samples are the caller's)."""
+    pts = np.asarray(points, dtype=np.float64)
+    key = ("tops", pts.shape, pts.tobytes(), float(rad))
+    if key not in work.memo:
+        work.memo[key] = sample_top_faces(frame_bgr, pts, rad)
+    return work.memo[key].copy()
 
 
 def _top_face_once(
@@ -2772,7 +2795,9 @@ def read_shaker(
             cell = grid.centre(t["row"], t["col"])
             offset, extent = face_offset(_top_face_once(_work, cell, xy_t, grid.pitch, settings), cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
-    samples = sample_cubes(frame_bgr, grid, cands, settings)
+    samples = sample_cubes(
+        frame_bgr, grid, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
+    )
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
     radii = sample_radii(grid, cands, settings)

@@ -47,6 +47,10 @@ def _no_memo_face(work: Any, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: fl
     return shaker.top_face(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
 
 
+def _no_memo_tops(work: Any, frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> np.ndarray:
+    return shaker.sample_top_faces(frame_bgr, points, rad)
+
+
 def _verify_key(call: Any) -> tuple:
     frame_bgr, grid, cands = call.args[:3]
     return (
@@ -73,10 +77,12 @@ def _read(frame: np.ndarray, memo: bool) -> tuple[Any, dict[str, Any]]:
         "top_face": mock.patch.object(shaker, "top_face", wraps=shaker.top_face),
         "lattice_hypotheses": mock.patch.object(shaker, "lattice_hypotheses", wraps=shaker.lattice_hypotheses),
         "read_shaker": mock.patch.object(shaker, "read_shaker", wraps=shaker.read_shaker),
+        "sample_top_faces": mock.patch.object(shaker, "sample_top_faces", wraps=shaker.sample_top_faces),
     }
     if not memo:
         patches["_verified"] = mock.patch.object(shaker, "_verified", side_effect=_no_memo_verified)
         patches["_top_face_once"] = mock.patch.object(shaker, "_top_face_once", side_effect=_no_memo_face)
+        patches["_tops_once"] = mock.patch.object(shaker, "_tops_once", side_effect=_no_memo_tops)
     mocks = {name: p.start() for name, p in patches.items()}
     try:
         reading = shaker.read_shaker(frame)
@@ -127,6 +133,20 @@ def test_each_top_face_found_once(frame: np.ndarray) -> None:
     keys = [_face_key(c) for c in memo["top_face"].call_args_list]
     assert len(keys) == len(set(keys))
     plain_keys = [_face_key(c) for c in plain["top_face"].call_args_list]
+    assert len(plain_keys) > len(set(plain_keys))
+    assert set(keys) == set(plain_keys)
+
+
+def test_each_face_sample_taken_once(frame: np.ndarray) -> None:
+    # (the last check's and sample_cubes' samples of the nine cubes at one radius: the usual case)
+    def key(call: Any) -> tuple:
+        return (np.asarray(call.args[1], float).tobytes(), float(call.args[2]))
+
+    _, memo = _read(frame, memo=True)
+    _, plain = _read(frame, memo=False)
+    keys = [key(c) for c in memo["sample_top_faces"].call_args_list]
+    plain_keys = [key(c) for c in plain["sample_top_faces"].call_args_list]
+    assert len(keys) == len(set(keys))
     assert len(plain_keys) > len(set(plain_keys))
     assert set(keys) == set(plain_keys)
 
