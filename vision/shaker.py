@@ -666,7 +666,7 @@ class ShakerSettings:
     # wrong 3 -> 3 (t41003 0050, t41007 0189, t41008 0042 read; nothing else changed). False: only "cubes in
     # the grid" (as before)
     retry_any_reason: bool = True
-    # helper O: a complete pattern refused on a lattice shifted or partly off.
+    # A complete pattern refused on a lattice shifted or partly off.
     # relattice_out_of_line: the re-lattice also re-reads a reading refused for a cube out of line (its lattice
     # half a pitch to a line off took a grid cube for a stray, or left a top face off its cell), on the same terms
     # (relattice_min_shift, no plainly seen cube left behind). On the 30 tuning sets (15000 frames; only the 862
