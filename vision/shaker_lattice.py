@@ -31,10 +31,13 @@ def pooled_candidates(all_cands: Sequence[Candidates], j: int, merge: float) -> 
     radius = float(all_cands[j].radius[0])
     xy = np.concatenate([p.xy for p in parts])
     contrast = np.concatenate([p.contrast for p in parts])
+    near = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) < merge * radius
+    dropped = np.zeros(len(xy), bool)
     keep: list[int] = []
     for i in np.argsort(-contrast, kind="stable").tolist():
-        if not keep or np.hypot(*(xy[keep] - xy[i]).T).min() >= merge * radius:
+        if not dropped[i]:  # (dropped: near a point already kept)
             keep.append(i)
+            dropped |= near[i]
     return Candidates(xy[keep], np.full(len(keep), radius), contrast[keep], all_cands[j].scale, contrast[keep])
 
 
