@@ -700,12 +700,15 @@ class ShakerSettings:
     # made_same_pitch: made lattices within made_pitch_apart of the refused pitch are screened and read too, each kept
     # as a re-lattice move is (moved at least relattice_min_shift from the refused lattice, no plainly seen cube left
     # behind: a made lattice re-reading the refused one from another size accepted 23 incomplete patterns on the 30
-    # tuning sets). Measured on main's refused frames of the 30 tuning sets: exact 11076 -> 11133 (FR 192 -> 135;
-    # t41001-t41015 +34, t41016-t41030 +23), incomplete accepted 55 -> 56 (t41003 0237: a lattice a row off moved
-    # onto the pattern, its two empty cells' gingham checks read as gray cubes, d_table 1.4-1.6), wrong 3 -> 3; CPU
-    # on the refused frames median 33 -> 57 ms, p95 50 -> 87 ms. Off for that one incomplete pattern: the lead
-    # decides. False: only other pitches (made_pitch_apart)
-    made_same_pitch: bool = False
+    # tuning sets), and with at most made_same_pitch_table_cells cubes of the table's colour (d_table under
+    # made_table_d). Measured on main's refused frames of the 30 tuning sets, against the other pitches only (+28):
+    # with the limit 3 (made_max_table_cells') exact +57 (t41001-t41015 +34, t41016-t41030 +23) and incomplete
+    # accepted +1 (t41003 0237: a lattice a row off moved onto the pattern, the gingham's checks in its two empty
+    # cells read as gray cubes, d_table 1.4-1.6); with 1 (chosen on that tuning-half frame) exact 11076 -> 11121,
+    # FR 192 -> 147 (t41001-t41015 +29, t41016-t41030 +16), incomplete accepted 55 -> 55, wrong 3 -> 3. CPU on the
+    # refused frames median 33 -> 58 ms, p95 50 -> 87 ms (other pitches only: 49, 74). False: only other pitches
+    made_same_pitch: bool = True
+    made_same_pitch_table_cells: int = 1  # ...and such a reading's cubes of the table's colour at most
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3082,7 +3085,8 @@ def read_made_lattices(
         if extents and min(extents) < settings.made_min_extent:
             continue
         tests = again.debug["cell_tests"]
-        if sum(t["cube"] and t["d_table"] < settings.made_table_d for t in tests) > settings.made_max_table_cells:
+        table_coloured = sum(t["cube"] and t["d_table"] < settings.made_table_d for t in tests)
+        if table_coloured > (settings.made_same_pitch_table_cells if near else settings.made_max_table_cells):
             continue
         return replace(again, debug={**again.debug, "made_lattice": {"refused": reason, "lattice": i, "size": j}})
     return None
