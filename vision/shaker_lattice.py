@@ -21,6 +21,26 @@ if TYPE_CHECKING:
     from .shaker import Candidates, Grid
 
 
+def pooled_candidates(all_cands: Sequence[Candidates], j: int, merge: float) -> Candidates:
+    """Size ``j``'s candidates with its two neighbour sizes', one point per shape: the highest-contrast point first,
+    any other within ``merge`` of size ``j``'s radius of a kept one dropped; every point given size ``j``'s radius
+    (a cube's shapes spread over neighbouring sizes; the lattice fit pairs shapes of about one size)."""
+    from .shaker import Candidates
+
+    parts = [all_cands[k] for k in (j - 1, j, j + 1) if 0 <= k < len(all_cands) and len(all_cands[k].xy)]
+    radius = float(all_cands[j].radius[0])
+    xy = np.concatenate([p.xy for p in parts])
+    contrast = np.concatenate([p.contrast for p in parts])
+    near = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) < merge * radius
+    dropped = np.zeros(len(xy), bool)
+    keep: list[int] = []
+    for i in np.argsort(-contrast, kind="stable").tolist():
+        if not dropped[i]:  # (dropped: near a point already kept)
+            keep.append(i)
+            dropped |= near[i]
+    return Candidates(xy[keep], np.full(len(keep), radius), contrast[keep], all_cands[j].scale, contrast[keep])
+
+
 def on_lattice(grid: Grid, cands: Candidates, tolerance: float) -> Grid:
     """The grid with each cell's candidate the nearest within ``tolerance`` pitches of its centre (-1: none)."""
     cells = [[-1] * 3 for _ in range(3)]

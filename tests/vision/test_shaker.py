@@ -327,7 +327,8 @@ def test_a_lattice_other_than_the_best_fit_is_verified_when_the_best_holds_few_c
     reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=6))
     assert reading.valid and reading.pattern == truth["pattern"]
     assert reading.debug["lattice_choice"]["cubes"][1] == 9
-    only_best = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1))
+    # (made_lattice off: a lattice made at the cubes' pitch also reads it, after the best's refusal)
+    only_best = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, lattices_per_size=1, made_lattice=False))
     assert not only_best.valid
     assert DEFAULT_SETTINGS.lattices_per_size > 1  # on by default (an alternative must settle to nine cubes)
 

@@ -44,6 +44,9 @@ def test_two_cubes_of_one_colour_beyond_a_lattice_a_column_off_are_no_line_of_sh
     assert truth["valid"]
     unguarded = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, line_mate_min_palette=0.0))
     assert unguarded.valid and unguarded.pattern != truth["pattern"]
-    reading = read_shaker(frame_bgr)
+    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, made_lattice=False))
     assert not reading.valid
     assert reading.reason == "a cube is out of line (beside a cell of about the table's colour)"
+    # that refusal stands on the lattice a column off; a lattice made at the cubes' pitch then reads the pattern
+    made = read_shaker(frame_bgr)
+    assert made.valid and made.pattern == truth["pattern"] and "made_lattice" in made.debug

@@ -93,7 +93,8 @@ def test_a_lattice_whose_cells_miss_the_cubes_faces_is_no_pattern():
     assert truth["valid"]
     without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, max_median_offset=9.0))
     assert without.valid and without.pattern != truth["pattern"]
-    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, relattice=False))
+    # (made_lattice off too: a lattice made at the cubes' pitch reads it as well)
+    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, relattice=False, made_lattice=False))
     assert not reading.valid and reading.reason == "no pattern: the cubes' faces lie off the lattice's cells"
     # (read again on the lattice through the cubes' top faces, relattice: the pattern, right)
     again = read_shaker(frame_bgr)

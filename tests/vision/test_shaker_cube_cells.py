@@ -103,7 +103,15 @@ def test_the_window_counts_faces_around_the_refitted_lattice():
     assert truth["valid"]
     # (and one lattice per size: a size's second lattice, the pattern's window, reads it too)
     # (and no re-lattice: it reads it from the window a row over too)
-    off = replace(DEFAULT_SETTINGS, window_faces=False, beyond_table_gain=0.0, lattices_per_size=1, relattice=False)
+    # (and no made lattice: one at the cubes' pitch reads it too)
+    off = replace(
+        DEFAULT_SETTINGS,
+        window_faces=False,
+        beyond_table_gain=0.0,
+        lattices_per_size=1,
+        relattice=False,
+        made_lattice=False,
+    )
     without = read_shaker(frame_bgr, settings=off)
     assert not without.valid and without.reason == "6 cubes in the grid"
     reading = read_shaker(frame_bgr)

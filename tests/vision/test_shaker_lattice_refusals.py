@@ -22,7 +22,8 @@ def test_a_sizes_second_lattice_reads_the_pattern_the_best_one_held_a_line_off()
     now = read_shaker(frame_bgr)
     assert now.valid and now.pattern == truth["pattern"]
     # (the frame was chosen at the old finder's threshold)
-    before = read_shaker(frame_bgr, settings=replace(OLD_FINDER, lattices_per_size=1))
+    # (made_lattice off: a lattice made at the cubes' pitch reads it too)
+    before = read_shaker(frame_bgr, settings=replace(OLD_FINDER, lattices_per_size=1, made_lattice=False))
     assert not before.valid and before.reason.endswith("cubes in the grid")
     reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert reading.valid and reading.pattern == truth["pattern"]
@@ -36,7 +37,8 @@ def test_an_alternative_lattice_short_of_nine_cubes_does_not_replace_the_refused
     # alternative wins only when it settles to nine cubes (alternative_settled_gain; 0, any gain: as before).
     frame_bgr, truth = render_scene_set(random.Random(5151), 3)[2]
     assert truth["valid"]
-    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, alternative_settled_gain=0))
+    # (made_lattice off: a lattice made at the cubes' pitch reads it too)
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, alternative_settled_gain=0, made_lattice=False))
     assert not before.valid and before.debug["lattice_choice"]["cubes"] == [5, 7]
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
