@@ -3154,7 +3154,7 @@ def read_made_lattices(
     least ``made_screen_cubes``) are settled and checked in full, as a re-lattice move is; the first read whole
     wins, None when none. (On the true lattice, main's refused complete patterns on a wrong-pitch lattice read
     right 45 times in 60; no refused incomplete one of 100 was accepted.)"""
-    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work
+    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work[:6]
     try:
         made = made_lattices(work, refused, settings)
     except GridNotFound:
