@@ -78,6 +78,7 @@ def _read(frame: np.ndarray, memo: bool) -> tuple[Any, dict[str, Any]]:
         "lattice_hypotheses": mock.patch.object(shaker, "lattice_hypotheses", wraps=shaker.lattice_hypotheses),
         "read_shaker": mock.patch.object(shaker, "read_shaker", wraps=shaker.read_shaker),
         "sample_top_faces": mock.patch.object(shaker, "sample_top_faces", wraps=shaker.sample_top_faces),
+        "made_lattices": mock.patch.object(shaker, "made_lattices", wraps=shaker.made_lattices),
     }
     if not memo:
         patches["_verified"] = mock.patch.object(shaker, "_verified", side_effect=_no_memo_verified)
@@ -152,10 +153,11 @@ def test_each_face_sample_taken_once(frame: np.ndarray) -> None:
 
 
 def test_lattice_hypotheses_made_once_per_frame(frame: np.ndarray) -> None:
-    # (the re-lattice's reads leave every size out: no lattice search, no hypotheses)
+    # (the re-lattice's reads leave every size out: no lattice search, no hypotheses; the made lattice, asked once
+    # when the frame is still refused, makes hypotheses of its own for the sizes' pooled candidates)
     _, mocks = _read(frame, memo=True)
     assert mocks["read_shaker"].call_count > 1
-    assert mocks["lattice_hypotheses"].call_count == 1
+    assert mocks["lattice_hypotheses"].call_count == 1 + mocks["made_lattices"].call_count
 
 
 def test_memo_copies_the_cell_tests(frame: np.ndarray) -> None:
