@@ -3040,6 +3040,47 @@ def read_shaker(
     return ShakerReading(True, names, None, confs, tuple(cubes), corners, rotation, debug)
 
 
+def _kept_move(refused: Grid, cell_tests: list[dict[str, Any]], settings: ShakerSettings) -> Callable[[Grid], bool]:
+    """The re-lattice's keep rule for a lattice read instead of ``refused``: at least ``relattice_min_shift``
+    pitches from it (the same lattice read again: a refusal's doubt is not undone by asking twice) and leaving no
+    plainly seen cube of it behind. Asked as soon as a re-read has settled, on the grid it ends on, so that a
+    lattice it would not keep is not checked through."""
+
+    def kept(moved: Grid) -> bool:
+        if moved_by(refused, moved) < settings.relattice_min_shift:
+            return False
+        return not left_behind(refused, moved, cell_tests, settings.relattice_kept_table)
+
+    return kept
+
+
+def _read_from(
+    frame_bgr: np.ndarray,
+    palette: Palette,
+    rotation: int,
+    settings: ShakerSettings,
+    shaker: Mapping[str, int] | None,
+    work: _FrameWork,
+    start: tuple[Grid, int],
+    keep: Callable[[Grid], bool] | None,
+    screened: Any,
+) -> ShakerReading:
+    """The frame read again from ``start`` (a lattice and its size) on, its cells ``screened`` already: settled
+    and checked in full, with no lattice search, nor another size's lattice or the read-again without a size."""
+    return read_shaker(
+        frame_bgr,
+        palette,
+        rotation,
+        settings=settings,
+        shaker=shaker,
+        _without=frozenset(range(len(work.all_cands))),
+        _work=work,
+        _start=start,
+        _keep=keep,
+        _screened=screened,
+    )
+
+
 def relattice(
     frame_bgr: np.ndarray,
     palette: Palette,
@@ -3083,29 +3124,9 @@ def relattice(
         if verified >= settings.relattice_screen_cubes:
             looks.append((-verified, i, move, screened))
 
-    def kept(moved: Grid) -> bool:
-        # (a lattice at least relattice_min_shift from the refused one that leaves no plainly seen cube behind: asked
-        # as soon as the re-read has settled, the same grid it ends on, so that a lattice it would not keep is not
-        # checked through)
-        if moved_by(grid, moved) < settings.relattice_min_shift:
-            return False  # (the same lattice read again: a refusal's doubt is not undone by asking twice)
-        return not left_behind(grid, moved, cell_tests, settings.relattice_kept_table)
-
-    # (no lattice search, nor another size's lattice or the read-again without a size: each move's own reading)
-    every_size = frozenset(range(len(all_cands)))
+    kept = _kept_move(grid, cell_tests, settings)
     for _, i, move, screened in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
-        again = read_shaker(
-            frame_bgr,
-            palette,
-            rotation,
-            settings=settings,
-            shaker=shaker,
-            _without=every_size,
-            _work=work,
-            _start=(move, j),
-            _keep=kept,
-            _screened=screened,
-        )
+        again = _read_from(frame_bgr, palette, rotation, settings, shaker, work, (move, j), kept, screened)
         if not again.valid or not kept(again.debug["grid"]):
             continue
         return replace(again, debug={**again.debug, "relattice": {"refused": reason, "move": i, "cubes": n_cubes}})
@@ -3176,27 +3197,11 @@ def read_made_lattices(
         if verified >= settings.made_screen_cubes:
             looks.append((-verified, -grid.score, i, grid, j, screened))
 
-    def kept(moved: Grid) -> bool:
-        # (a made lattice at about the refused pitch is a re-lattice move: kept as one, moved at least
-        # relattice_min_shift and leaving no plainly seen cube behind)
-        if moved_by(refused, moved) < settings.relattice_min_shift:
-            return False
-        return not left_behind(refused, moved, cell_tests, settings.relattice_kept_table)
-
-    every_size = frozenset(range(len(all_cands)))
+    kept = _kept_move(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
     for _, _, i, grid, j, screened in sorted(looks, key=lambda x: x[:3])[: settings.made_reads]:
         near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
-        again = read_shaker(
-            frame_bgr,
-            palette,
-            rotation,
-            settings=settings,
-            shaker=shaker,
-            _without=every_size,
-            _work=work,
-            _start=(grid, j),
-            _keep=kept if near else None,
-            _screened=screened,
+        again = _read_from(
+            frame_bgr, palette, rotation, settings, shaker, work, (grid, j), kept if near else None, screened
         )
         if not again.valid or (near and not kept(again.debug["grid"])):
             continue
