@@ -2519,7 +2519,27 @@ def _verified(
     if found is not None:
         # (a grid of its own, as a call of its own gives: the reader tells settled lattices apart by identity)
         return replace(found[0]), found[1], [dict(t) for t in found[2]]
-    grid_v, cands_v, tests = verify_cells(
+    grid_v, cands_v, tests = _verify_on_work(
+        work, frame_bgr, grid, cands, palette, settings, stand_out=stand_out, faces=faces
+    )
+    # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
+    work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
+    return grid_v, cands_v, tests
+
+
+def _verify_on_work(
+    work: _FrameWork,
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    cands: Candidates,
+    palette: Palette,
+    settings: ShakerSettings,
+    *,
+    stand_out: bool = False,
+    faces: bool = False,
+) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
+    """:func:`verify_cells` on the frame's work, asked afresh (:func:`_verified` keeps what it gives)."""
+    return verify_cells(
         frame_bgr,
         grid,
         cands,
@@ -2534,9 +2554,6 @@ def _verified(
         work_lab=work.lab if faces else None,
         tops=lambda pts, rad: _tops_once(work, frame_bgr, pts, rad),
     )
-    # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
-    work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
-    return grid_v, cands_v, tests
 
 
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
@@ -3102,7 +3119,7 @@ def relattice(
     take in: the moved lattice must still move as far and leave no plainly seen cube behind)."""
     if reason.startswith("a cube is out of line") and not settings.relattice_out_of_line:
         return None
-    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work[:6]
+    all_cands = work.all_cands
     n_cubes = sum(bool(t["cube"]) for t in cell_tests)
     if n_cubes < settings.relattice_min_cubes:
         return None
@@ -3175,23 +3192,15 @@ def read_made_lattices(
     least ``made_screen_cubes``) are settled and checked in full, as a re-lattice move is; the first read whole
     wins, None when none. (On the true lattice, main's refused complete patterns on a wrong-pitch lattice read
     right 45 times in 60; no refused incomplete one of 100 was accepted.)"""
-    scale, lab, table_lab8, g_sum, lab_sum, all_cands = work[:6]
+    all_cands = work.all_cands
     try:
         made = made_lattices(work, refused, settings)
     except GridNotFound:
         return None
     looks = []
     for i, (grid, j) in enumerate(made):
-        screened = verify_cells(
-            frame_bgr,
-            on_lattice(grid, all_cands[j], settings.lattice_tolerance),
-            all_cands[j],
-            table_lab8,
-            scale,
-            palette,
-            settings,
-            lab_sum=lab_sum,
-            edge_sum=g_sum,
+        screened = _verified(
+            work, frame_bgr, on_lattice(grid, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
         )
         verified = sum(bool(t["cube"]) for t in screened[2])
         if verified >= settings.made_screen_cubes:

@@ -26,21 +26,7 @@ def frame() -> np.ndarray:
 
 def _no_memo_verified(work: Any, frame_bgr: np.ndarray, grid: Any, cands: Any, palette: Any, settings: Any, **kw: Any):
     """:func:`vision.shaker._verified` without its memo: verify_cells asked every time."""
-    faces = kw.get("faces", False)
-    return shaker.verify_cells(
-        frame_bgr,
-        grid,
-        cands,
-        work.table_lab8,
-        work.scale,
-        palette,
-        settings,
-        lab_sum=work.lab_sum,
-        edge_sum=work.g_sum,
-        stand_out=kw.get("stand_out", False),
-        faces=faces,
-        work_lab=work.lab if faces else None,
-    )
+    return shaker._verify_on_work(work, frame_bgr, grid, cands, palette, settings, **kw)
 
 
 def _no_memo_face(work: Any, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: Any):
