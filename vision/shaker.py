@@ -929,8 +929,9 @@ def find_cubes(
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
-    # (sorted, not partitioned: the same value, and the map's few distinct values make introselect slow)
-    d_thr = max(4.0, float(np.sort(sub)[sub.size // 2]))
+    # (partitioned: the same value as sorted's, and numpy 2's selection no longer slows on the map's few distinct
+    # values: 60-110 us against 105-190 us on generated frames)
+    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
@@ -955,15 +956,26 @@ def find_cubes(
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
-        xs, ys = _nonzero_points(cv2.compare(resp, thr, cv2.CMP_GT))
-        if len(xs):
+        above = cv2.compare(resp, thr, cv2.CMP_GT)
+        ax, ay, aw, ah = cv2.boundingRect(above)
+        xs = ys = _NO_POINTS
+        if aw:
             # the k x k maxima over the points' bounding box and half a window around it only (dilate leaves out
-            # what lies past the image's edge: the same maxima there as on the whole map)
+            # what lies past the image's edge: the same maxima there as on the whole map); the points above the
+            # threshold and at their maximum marked in one mask there and only those few looked up (a row-major
+            # order in the box is one in the map)
             hk, (rh, rw) = k // 2, resp.shape
-            bx, by = max(0, int(xs.min()) - hk), max(0, int(ys.min()) - hk)
-            roi = resp[by : min(rh, int(ys.max()) + hk + 1), bx : min(rw, int(xs.max()) + hk + 1)]
-            peak = resp[ys, xs] >= cv2.dilate(roi, np.ones((k, k), np.uint8))[ys - by, xs - bx]
-            xs, ys = xs[peak], ys[peak]
+            bx, by = max(0, ax - hk), max(0, ay - hk)
+            ex, ey = min(rw, ax + aw + hk), min(rh, ay + ah + hk)
+            roi = resp[by:ey, bx:ex]
+            peaks = cv2.findNonZero(
+                cv2.bitwise_and(
+                    cv2.compare(roi, cv2.dilate(roi, np.ones((k, k), np.uint8)), cv2.CMP_GE), above[by:ey, bx:ex]
+                )
+            )
+            if peaks is not None:
+                peaks = peaks.reshape(-1, 2).astype(np.intp)
+                xs, ys = peaks[:, 0] + bx, peaks[:, 1] + by
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -997,6 +1009,7 @@ def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 _BYTE_OFFSETS = np.arange(8)
+_NO_POINTS = np.zeros(0, np.intp)
 
 
 # ---------------------------------------------------------------- stage 2: lattice
