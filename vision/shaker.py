@@ -956,26 +956,7 @@ def find_cubes(
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
-        above = cv2.compare(resp, thr, cv2.CMP_GT)
-        ax, ay, aw, ah = cv2.boundingRect(above)
-        xs = ys = _NO_POINTS
-        if aw:
-            # the k x k maxima over the points' bounding box and half a window around it only (dilate leaves out
-            # what lies past the image's edge: the same maxima there as on the whole map); the points above the
-            # threshold and at their maximum marked in one mask there and only those few looked up (a row-major
-            # order in the box is one in the map)
-            hk, (rh, rw) = k // 2, resp.shape
-            bx, by = max(0, ax - hk), max(0, ay - hk)
-            ex, ey = min(rw, ax + aw + hk), min(rh, ay + ah + hk)
-            roi = resp[by:ey, bx:ex]
-            peaks = cv2.findNonZero(
-                cv2.bitwise_and(
-                    cv2.compare(roi, cv2.dilate(roi, np.ones((k, k), np.uint8)), cv2.CMP_GE), above[by:ey, bx:ex]
-                )
-            )
-            if peaks is not None:
-                peaks = peaks.reshape(-1, 2).astype(np.intp)
-                xs, ys = peaks[:, 0] + bx, peaks[:, 1] + by
+        xs, ys = _peaks(resp, thr, k)
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -990,6 +971,28 @@ def find_cubes(
         xy = (pts + 0.5) * (scale * f) - 0.5
         out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
+
+
+def _peaks(resp: np.ndarray, thr: float, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (x, y) of a response map's points above ``thr`` that are their k x k neighbourhood's largest, in
+    row-major order: the k x k maxima over the points' bounding box and half a window around it only (dilate
+    leaves out what lies past the image's edge: the same maxima there as on the whole map), the points above the
+    threshold and at their maximum marked in one mask there and only those few looked up (a row-major order in
+    the box is one in the map), not every point above the threshold."""
+    above = cv2.compare(resp, thr, cv2.CMP_GT)
+    ax, ay, aw, ah = cv2.boundingRect(above)
+    if not aw:
+        return _NO_POINTS, _NO_POINTS
+    hk, (rh, rw) = k // 2, resp.shape
+    bx, by = max(0, ax - hk), max(0, ay - hk)
+    ex, ey = min(rw, ax + aw + hk), min(rh, ay + ah + hk)
+    roi = resp[by:ey, bx:ex]
+    at_max = cv2.compare(roi, cv2.dilate(roi, np.ones((k, k), np.uint8)), cv2.CMP_GE)
+    found = cv2.findNonZero(cv2.bitwise_and(at_max, above[by:ey, bx:ex]))
+    if found is None:
+        return _NO_POINTS, _NO_POINTS
+    found = found.reshape(-1, 2).astype(np.intp)
+    return found[:, 0] + bx, found[:, 1] + by
 
 
 def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
