@@ -147,10 +147,11 @@ except ImportError:  # pragma: no cover - another numpy's layout: the public cal
 
 def _lstsq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``np.linalg.lstsq(a, b, rcond=None)[0]`` of float64 (m, n) and (m, k) arrays, n, k >= 1: the same kernel
-    with the same rcond, without the wrapper's checks and error state, whose cost shows on the reader's 3-column
-    fits (a dozen per frame). A fit that is not finite (the kernel failed) is asked of np.linalg, which raises."""
+    with the same rcond, without the wrapper's checks, whose cost shows on the reader's 3-column fits (a dozen
+    per frame). A fit that is not finite (the kernel failed) is asked of np.linalg, which raises."""
     if _LINALG_KERNELS is not None:
-        x = _LINALG_KERNELS.lstsq(a, b, _EPS * max(a.shape), signature="ddd->ddid")[0]
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # (np.linalg's, but failing quietly)
+            x = _LINALG_KERNELS.lstsq(a, b, _EPS * max(a.shape), signature="ddd->ddid")[0]
         if np.isfinite(x).all():
             return x
     return np.linalg.lstsq(a, b, rcond=None)[0]
@@ -160,7 +161,8 @@ def _inv(a: np.ndarray) -> np.ndarray:
     """``np.linalg.inv`` of a float64 square matrix: the same kernel without the wrapper (see :func:`_lstsq`); a
     singular one is asked of np.linalg, which raises."""
     if _LINALG_KERNELS is not None:
-        x = _LINALG_KERNELS.inv(a, signature="d->d")
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            x = _LINALG_KERNELS.inv(a, signature="d->d")
         if np.isfinite(x).all():
             return x
     return np.linalg.inv(a)
