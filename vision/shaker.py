@@ -1837,18 +1837,19 @@ def best_window(
     cube = cube.reshape(5, 5)
     scores = {}
     arounds = {}
+    rows = cube.tolist()  # (the nine windows' counts in plain Python: 18 array sums' overhead on a 5 x 5 grid)
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             r0, c0 = 1 + dr, 1 + dc
-            win = int(cube[r0 : r0 + 3, c0 : c0 + 3].sum())
-            around = int(cube[max(0, r0 - 1) : r0 + 4, max(0, c0 - 1) : c0 + 4].sum()) - win
+            win = sum(sum(row[c0 : c0 + 3]) for row in rows[r0 : r0 + 3])
+            around = sum(sum(row[max(0, c0 - 1) : c0 + 4]) for row in rows[max(0, r0 - 1) : r0 + 4]) - win
             scores[(dr, dc)] = win - around
             arounds[(dr, dc)] = around
     best = max(scores, key=lambda k: (scores[k], k == (0, 0)))
     if out is not None:  # (the lattice points that look like cubes, and each window's score: for the last checks)
         out.update(cube=cube.copy(), scores=dict(scores), points=idx)
     if best == (0, 0) or scores[best] <= scores[(0, 0)] + settings.shift_margin:
-        return grid, int(cube.sum()) - int(cube[1:4, 1:4].sum())
+        return grid, arounds[(0, 0)]
     return window_shifted(grid, idx, best), arounds[best]
 
 
@@ -2295,7 +2296,11 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     h, w = frame_bgr.shape[:2]
     lo = np.floor(pts - rad).astype(int)  # (n, 2): each box's x0, y0...
     hi = np.ceil(pts + rad).astype(int) + 1  # ...and x1, y1 (one past)
-    if n == 0 or not ((lo >= 0).all() and (hi <= (w, h)).all()):  # a box clipped by the frame's edge: one at a time
+    clipped = n == 0
+    if n:  # (the boxes' extremes as Python ints: array comparisons with tuples cost more on these few points)
+        (lo_x, lo_y), (hi_x, hi_y) = lo.min(0).tolist(), hi.max(0).tolist()
+        clipped = lo_x < 0 or lo_y < 0 or hi_x > w or hi_y > h
+    if clipped:  # a box clipped by the frame's edge: one at a time
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
     size_x, size_y = (hi - lo).max(0).tolist()
     # each box's pixels from its x0, y0 on (a pixel past x1 or y1 lies more than rad from the centre: never in
@@ -2307,7 +2312,7 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     if not count.all():
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
     x0, y0 = lo[:, 0].tolist(), lo[:, 1].tolist()
-    if ((lo + (size_x, size_y)) <= (w, h)).all():  # every box of the largest size fits: plain slices
+    if max(x0) + size_x <= w and max(y0) + size_y <= h:  # every box of the largest size fits: plain slices
         patch = np.stack([frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0, x0, strict=True)])
     else:
         ys = np.minimum(lo[:, 1:2] + np.arange(size_y), h - 1)
@@ -2320,11 +2325,15 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     # short rows cheaper than a partition at every row's rank at once)
     kq = count // 4
     rows = np.arange(n)
-    q = np.sort(lum_m, axis=1)[rows, kq]
+    lum_m.sort(axis=1)
+    q = lum_m[rows, kq]
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
-    vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
-    med = np.sort(vals, axis=1)[rows, k]  # (n, 3): the upper median of each channel
+    # (each channel's values in a row of their own, 256 after every kept one: sorted along the last axis)
+    vals = pix.transpose(0, 2, 1).astype(np.uint16)  # (n, 3, pixels)
+    vals[~np.broadcast_to(keep[:, None, :], vals.shape)] = 256
+    vals.sort(axis=2)
+    med = vals[rows, :, k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
 
 
