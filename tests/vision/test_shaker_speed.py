@@ -180,3 +180,57 @@ def test_lattice_built_from_members_as_a_plain_fit():
             assert grid.strays == (len(pts),) and grid.stray_near == 1
             fitted += 1
     assert fitted >= 20
+
+
+def test_sample_top_faces_is_each_points_own_sample():
+    """sample_top_faces (its boxes' edges on Python ints, each channel's kept values sorted along the last axis)
+    gives each point's sample_top_face, bit for bit, on a generated frame: random points and radii, some boxes
+    clipped by the frame's edge."""
+    from vision.shaker import sample_top_face, sample_top_faces
+
+    frame, _ = render_scene_set(random.Random(41003), 1)[0]
+    h, w = frame.shape[:2]
+    rng = np.random.default_rng(4)
+    clipped = 0
+    for _ in range(60):
+        rad = float(rng.uniform(1.5, 14.0))
+        pts = np.column_stack([rng.uniform(-5.0, w + 5.0, 9), rng.uniform(-5.0, h + 5.0, 9)])
+        if rng.random() < 0.7:  # (most inside: the batched path)
+            pts = np.column_stack([rng.uniform(20.0, w - 20.0, 9), rng.uniform(20.0, h - 20.0, 9)])
+        else:
+            clipped += 1
+        one_by_one = np.array([sample_top_face(frame, p, rad) for p in pts])
+        assert sample_top_faces(frame, pts, rad).tobytes() == one_by_one.tobytes()
+    assert clipped >= 5 and sample_top_faces(frame, np.zeros((0, 2)), 3.0).shape == (0, 3)
+
+
+def test_best_window_counts_are_its_looks():
+    """best_window counts each window's cubes in plain Python: every window's score is its 3 x 3 cubes less those
+    around it in the 5 x 5 look, and the unshifted grid's count around is the look's cubes outside the grid."""
+    from vision.colour import default_palette
+    from vision.shaker import best_window
+
+    palette = default_palette()
+    looked = 0
+    for frame, _ in render_scene_set(random.Random(41004), 4):
+        d, scale, lab, table_lab8 = table_difference(frame, DEFAULT_SETTINGS)
+        sizes = find_cubes(frame, work=(d, scale, lab), edges=edge_strength(lab, DEFAULT_SETTINGS))
+        lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)
+        for cands in sizes:
+            try:
+                grids = list(itertools.islice(lattices(cands), 2))
+            except GridNotFound:
+                continue
+            for grid in grids:
+                look: dict = {}
+                shifted, around = best_window(frame, grid, cands, table_lab8, scale, palette, lab_sum=lab_sum, out=look)
+                cube = look["cube"].astype(int)
+                for (dr, dc), score in look["scores"].items():
+                    r0, c0 = 1 + dr, 1 + dc
+                    win = cube[r0 : r0 + 3, c0 : c0 + 3].sum()
+                    ring = cube[max(0, r0 - 1) : r0 + 4, max(0, c0 - 1) : c0 + 4].sum() - win
+                    assert score == win - ring
+                if shifted is grid:
+                    assert around == cube.sum() - cube[1:4, 1:4].sum()
+                looked += 1
+    assert looked >= 10
