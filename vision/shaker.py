@@ -139,6 +139,37 @@ def _median(values: np.ndarray | Sequence[float]) -> float:
 
 _SRGB_TO_LINEAR = srgb_to_linear(np.arange(256) / 255.0)
 
+try:  # (numpy's own kernels behind np.linalg.lstsq and inv)
+    from numpy.linalg import _umath_linalg as _LINALG_KERNELS
+except ImportError:  # pragma: no cover - another numpy's layout: the public calls
+    _LINALG_KERNELS = None
+
+
+def _lstsq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.linalg.lstsq(a, b, rcond=None)[0]`` of float64 (m, n) and (m, k) arrays, n, k >= 1: the same kernel
+    with the same rcond, without the wrapper's checks, whose cost shows on the reader's 3-column fits (a dozen
+    per frame). A fit that is not finite (the kernel failed) is asked of np.linalg, which raises."""
+    if _LINALG_KERNELS is not None:
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # (np.linalg's, but failing quietly)
+            x = _LINALG_KERNELS.lstsq(a, b, _EPS * max(a.shape), signature="ddd->ddid")[0]
+        if np.isfinite(x).all():
+            return x
+    return np.linalg.lstsq(a, b, rcond=None)[0]
+
+
+def _inv(a: np.ndarray) -> np.ndarray:
+    """``np.linalg.inv`` of a float64 square matrix: the same kernel without the wrapper (see :func:`_lstsq`); a
+    singular one is asked of np.linalg, which raises."""
+    if _LINALG_KERNELS is not None:
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            x = _LINALG_KERNELS.inv(a, signature="d->d")
+        if np.isfinite(x).all():
+            return x
+    return np.linalg.inv(a)
+
+
+_EPS = float(np.finfo(np.float64).eps)
+
 
 @dataclass(frozen=True)
 class ShakerSettings:
@@ -786,7 +817,7 @@ class Grid:
 
     @functools.cached_property
     def _to_lattice(self) -> np.ndarray:
-        return np.linalg.inv(np.column_stack([self.col_step, self.row_step]))
+        return _inv(np.column_stack([self.col_step, self.row_step]))
 
     def lattice_coords(self, xy: np.ndarray | Sequence[float]) -> np.ndarray:
         """Frame points' (column, row) on the lattice: cell (r, c)'s centre is at (c, r)."""
@@ -900,8 +931,9 @@ def find_cubes(
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
     thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
-    # (sorted, not partitioned: the same value, and the map's few distinct values make introselect slow)
-    d_thr = max(4.0, float(np.sort(sub)[sub.size // 2]))
+    # (partitioned: the same value as sorted's, and numpy 2's selection no longer slows on the map's few distinct
+    # values: 60-110 us against 105-190 us on generated frames)
+    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
@@ -926,15 +958,7 @@ def find_cubes(
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
-        xs, ys = _nonzero_points(cv2.compare(resp, thr, cv2.CMP_GT))
-        if len(xs):
-            # the k x k maxima over the points' bounding box and half a window around it only (dilate leaves out
-            # what lies past the image's edge: the same maxima there as on the whole map)
-            hk, (rh, rw) = k // 2, resp.shape
-            bx, by = max(0, int(xs.min()) - hk), max(0, int(ys.min()) - hk)
-            roi = resp[by : min(rh, int(ys.max()) + hk + 1), bx : min(rw, int(xs.max()) + hk + 1)]
-            peak = resp[ys, xs] >= cv2.dilate(roi, np.ones((k, k), np.uint8))[ys - by, xs - bx]
-            xs, ys = xs[peak], ys[peak]
+        xs, ys = _peaks(resp, thr, k)
         if len(xs) == 0:
             out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
             continue
@@ -949,6 +973,28 @@ def find_cubes(
         xy = (pts + 0.5) * (scale * f) - 0.5
         out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
     return out
+
+
+def _peaks(resp: np.ndarray, thr: float, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (x, y) of a response map's points above ``thr`` that are their k x k neighbourhood's largest, in
+    row-major order: the k x k maxima over the points' bounding box and half a window around it only (dilate
+    leaves out what lies past the image's edge: the same maxima there as on the whole map), the points above the
+    threshold and at their maximum marked in one mask there and only those few looked up (a row-major order in
+    the box is one in the map), not every point above the threshold."""
+    above = cv2.compare(resp, thr, cv2.CMP_GT)
+    ax, ay, aw, ah = cv2.boundingRect(above)
+    if not aw:
+        return _NO_POINTS, _NO_POINTS
+    hk, (rh, rw) = k // 2, resp.shape
+    bx, by = max(0, ax - hk), max(0, ay - hk)
+    ex, ey = min(rw, ax + aw + hk), min(rh, ay + ah + hk)
+    roi = resp[by:ey, bx:ex]
+    at_max = cv2.compare(roi, cv2.dilate(roi, np.ones((k, k), np.uint8)), cv2.CMP_GE)
+    found = cv2.findNonZero(cv2.bitwise_and(at_max, above[by:ey, bx:ex]))
+    if found is None:
+        return _NO_POINTS, _NO_POINTS
+    found = found.reshape(-1, 2).astype(np.intp)
+    return found[:, 0] + bx, found[:, 1] + by
 
 
 def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -968,6 +1014,7 @@ def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 _BYTE_OFFSETS = np.arange(8)
+_NO_POINTS = np.zeros(0, np.intp)
 
 
 # ---------------------------------------------------------------- stage 2: lattice
@@ -1050,15 +1097,19 @@ def lattice_hypotheses(
         np.minimum(np.maximum(contrast / settings.quality_contrast, settings.quality_floor), 1.0),
         0.0,
     )
-    diff = P[:, None, :, :] - P[:, :, None, :]  # diff[s, a, b] = P[s, b] - P[s, a]
-    dist = np.hypot(diff[..., 0], diff[..., 1])
+    # (x and y apart, each contiguous: the same differences as one (S, N, N, 2) array, in fewer passes)
+    px, py = P[..., 0].copy(), P[..., 1].copy()
+    dx, dy = px[:, None, :] - px[:, :, None], py[:, None, :] - py[:, :, None]  # dx[s, a, b] = P[s, b, 0] - P[s, a, 0]
+    dist = np.hypot(dx, dy)
     rr = np.maximum(R[:, :, None], R[:, None, :])
     ratio = np.minimum(R[:, :, None], R[:, None, :]) / rr
     ok = (dist >= settings.pitch_min * rr) & (dist <= settings.pitch_max * rr) & (ratio >= 0.5)
     ok &= dist >= min_dist[:, None, None]
     # the grid is turned at most ``max_turn`` degrees from the image axes (the rotation setting does the rest)
-    ang = np.degrees(np.arctan2(diff[..., 1], diff[..., 0]))
-    ok &= np.abs((ang + 45.0) % 90.0 - 45.0) <= settings.max_turn
+    # (its angle asked only of the pairs still in: the same test pair by pair)
+    sel = np.flatnonzero(ok)
+    ang = np.degrees(np.arctan2(dy.ravel()[sel], dx.ravel()[sel]))
+    ok.ravel()[sel] = np.abs((ang + 45.0) % 90.0 - 45.0) <= settings.max_turn
     # each candidate pairs with its nearest few neighbours only
     masked = np.where(ok, dist, np.inf)
     # (every size at once: a candidate's pairs are its ``pair_neighbours`` nearest partners it may pair with;
@@ -1074,15 +1125,15 @@ def lattice_hypotheses(
     paired[hs] = True
     no_pairs = set(np.flatnonzero(~paired).tolist())
     # for each pair (a, b), u = b - a; look for c near a + rot90(u)
-    U = diff[hs, ai, bi]  # (H, 2)
+    U = np.stack([dx[hs, ai, bi], dy[hs, ai, bi]], 1)  # (H, 2)
     Vexp = np.stack([-U[:, 1], U[:, 0]], 1)
     tgt = P[hs, ai] + Vexp  # (H, 2)
     # the candidate nearest the target (by squared distance: hypot's cost shows on (H, N)), then its distance
-    dxy = tgt[:, None, :] - P[hs]  # (H, N, 2)
-    ci = (dxy[..., 0] * dxy[..., 0] + dxy[..., 1] * dxy[..., 1]).argmin(1)
+    tx, ty = tgt[:, 0:1] - px[hs], tgt[:, 1:2] - py[hs]  # (H, N) each
+    ci = (tx * tx + ty * ty).argmin(1)
     at = np.arange(len(ai))
     lenu = np.hypot(U[:, 0], U[:, 1])
-    good = np.hypot(dxy[at, ci, 0], dxy[at, ci, 1]) <= 0.35 * lenu
+    good = np.hypot(tx[at, ci], ty[at, ci]) <= 0.35 * lenu
     hs, ai, ci, U = hs[good], ai[good], ci[good], U[good]
     V = P[hs, ci] - P[hs, ai]
     B = np.stack([U, V], axis=2)  # (H, 2, 2) columns u, v
@@ -1103,30 +1154,36 @@ def lattice_hypotheses(
     # residual in pixels relative to the pitch
     resid_px = resid @ B.transpose(0, 2, 1)
     pitch = (np.hypot(B[:, 0, 0], B[:, 1, 0]) + np.hypot(B[:, 0, 1], B[:, 1, 1])) / 2
-    err = np.hypot(resid_px[..., 0], resid_px[..., 1]) / pitch[:, None]
     # size agreement with the seed
     Rh, Ra = R[hs], R[hs, ai][:, None]
     size_ok = (Rh >= settings.size_ratio_min * Ra) & (Rh <= Ra / settings.size_ratio_min)
     near4 = np.abs(rc) <= 4  # (both coordinates: the last axis's two, not a reduction over it)
-    on = (err <= settings.lattice_tolerance) & size_ok & near4[..., 0] & near4[..., 1]
-    # occupancy on a 9 x 9 lattice window around the seed (coords -4..4)
-    occ = np.zeros((H, 9, 9), dtype=np.float64)
+    on = size_ok & near4[..., 0] & near4[..., 1]
+    # (the residual's length asked only of the candidates still on: the same test one by one)
+    sel = np.flatnonzero(on)
+    at_px = resid_px.reshape(-1, 2)[sel]
+    on.ravel()[sel] = np.hypot(at_px[:, 0], at_px[:, 1]) / pitch[sel // on.shape[1]] <= settings.lattice_tolerance
+    # occupancy on a 9 x 9 lattice window around the seed (coords -4..4), hypotheses last (row, column, hypothesis):
+    # its running sums along rows, then columns, are whole-array adds, the same sums in the same order as cumsum's
+    occ = np.zeros((10, 10, H), dtype=np.float64)  # (its first row and column 0: the integral image's border)
     hh, nn = np.nonzero(on)
     q = quality[hs[hh], nn]
     order = np.argsort(q, kind="stable")  # assigned weakest first: each cell keeps its best
     hh, nn = hh[order], nn[order]
-    occ[hh, rc[hh, nn, 1].astype(int) + 4, rc[hh, nn, 0].astype(int) + 4] = q[order]
-    ii = np.zeros((H, 10, 10), dtype=np.float64)
-    ii[:, 1:, 1:] = occ.cumsum(1).cumsum(2)
+    occ[rc[hh, nn, 1].astype(int) + 5, rc[hh, nn, 0].astype(int) + 5, hh] = q[order]
+    for i in range(2, 10):
+        occ[i] += occ[i - 1]
+    for i in range(2, 10):
+        occ[:, i] += occ[:, i - 1]
 
     # windows that contain the seed (coord 0 -> index 4): top-left index (y0, x0) in 2..4, all nine at once;
     # score: the occupancy inside the window minus that of the ring of cells around it
-    def box(y0: np.ndarray, x0: np.ndarray, size: int) -> np.ndarray:  # (H, 9)
-        return ii[:, y0 + size, x0 + size] - ii[:, y0, x0 + size] - ii[:, y0 + size, x0] + ii[:, y0, x0]
+    def box(y0: np.ndarray, x0: np.ndarray, size: int) -> np.ndarray:  # (9, H)
+        return occ[y0 + size, x0 + size] - occ[y0, x0 + size] - occ[y0 + size, x0] + occ[y0, x0]
 
     inner = box(_WINDOW_Y0, _WINDOW_X0, 3)
     ring = box(_WINDOW_Y0 - 1, _WINDOW_X0 - 1, 5) - inner  # (every window's ring lies inside the 9 x 9 window)
-    scores = inner - ring - (0.02 * np.abs(np.log(np.abs(det) / pitch**2)))[:, None]
+    scores = (inner - ring - 0.02 * np.abs(np.log(np.abs(det) / pitch**2))).T  # (H, 9)
     bounds = np.searchsorted(hs, np.arange(S + 1))
     for i, (s, n) in enumerate(zip(live, counts, strict=True)):
         lo, hi = bounds[i], bounds[i + 1]
@@ -1160,39 +1217,50 @@ def lattices(
     y0s, x0s = _WINDOW_Y0, _WINDOW_X0
 
     def _build(h: int, y0: int, x0: int, best_score: float) -> Grid:
+        # (plain Python on the few members and cells; every number as the array version made it)
         # members: candidates on cells of the window
         jv = rc[h, :, 1] + 4 - y0  # row index within window (v axis)
         iu = rc[h, :, 0] + 4 - x0  # column index within window (u axis)
         member = on[h] & (jv >= 0) & (jv <= 2) & (iu >= 0) & (iu <= 2)
-        idx = np.nonzero(member)[0]
-        if len(idx) < 3:
+        idx = np.flatnonzero(member)
+        n_m = len(idx)
+        if n_m < 3:
             raise GridNotFound("no pattern: the cube-like shapes do not form a grid")
-        # least-squares refinement: P = o + i u + j v
-        A = np.column_stack([np.ones(len(idx)), iu[idx], jv[idx]])
-        # rank < 3 (every member on one line of the lattice): the cells' coordinates are small integers,
-        # so the centred ones' 2 x 2 scatter matrix is singular exactly when its determinant is (near) 0
-        cen = A[:, 1:] - A[:, 1:].mean(0)
-        sc = cen.T @ cen
-        if sc[0, 0] * sc[1, 1] - sc[0, 1] * sc[1, 0] < 1e-9:
+        m_u, m_v = iu[idx], jv[idx]
+        m_c, m_r = m_u.astype(int).tolist(), m_v.astype(int).tolist()
+        # rank < 3 (every member on one line of the lattice): the cells' coordinates are small integers, so their
+        # centred 2 x 2 scatter matrix is singular exactly when n^2 times its determinant, an integer, is 0
+        s_c, s_r = sum(m_c), sum(m_r)
+        s_cc, s_rr = sum(c * c for c in m_c), sum(r * r for r in m_r)
+        s_cr = sum(c * r for c, r in zip(m_c, m_r, strict=True))
+        if (n_m * s_cc - s_c * s_c) * (n_m * s_rr - s_r * s_r) == (n_m * s_cr - s_c * s_r) ** 2:
             raise GridNotFound("no pattern: the cubes in view lie in one line")
-        sol, *_ = np.linalg.lstsq(A, P[idx], rcond=None)
+        # least-squares refinement: P = o + i u + j v
+        A = np.empty((n_m, 3))
+        A[:, 0], A[:, 1], A[:, 2] = 1.0, m_u, m_v
+        p_m = P[idx]
+        sol = _lstsq(A, p_m)
         o, u, v = sol[0], sol[1], sol[2]
         # a square grid seen from at most ~25 degrees off vertical: steps of about one length, about square
-        if not _square_enough(Grid(o, u, v, (), 0, 0), settings.min_squareness, settings.max_skew):
+        # (_square_enough's test)
+        lu, lv = math.hypot(*u), math.hypot(*v)
+        if not (
+            min(lu, lv) >= settings.min_squareness * max(lu, lv) and abs(float(u @ v)) <= settings.max_skew * lu * lv
+        ):
             raise GridNotFound("no pattern: the cube-like shapes do not form a square grid")
-        # one candidate per cell: the closest
-        cells = -np.ones((3, 3), dtype=int)
-        best_d = np.full((3, 3), np.inf)
-        m_c, m_r = iu[idx].astype(int), jv[idx].astype(int)
-        m_d = P[idx] - (o + m_c[:, None] * u + m_r[:, None] * v)
+        # one candidate per cell: the closest (cells row by row, 3 * row + column)
+        m_d = p_m - (o + m_u.astype(int)[:, None] * u + m_v.astype(int)[:, None] * v)
         m_dist = np.hypot(m_d[:, 0], m_d[:, 1]).tolist()
-        for k, c, r, dk in zip(idx.tolist(), m_c.tolist(), m_r.tolist(), m_dist, strict=True):
-            if dk < best_d[r, c]:
-                best_d[r, c], cells[r, c] = dk, k
+        cells = [-1] * 9
+        best_d = [math.inf] * 9
+        for k, c, r, dk in zip(idx.tolist(), m_c, m_r, m_dist, strict=True):
+            if dk < best_d[3 * r + c]:
+                best_d[3 * r + c], cells[3 * r + c] = dk, k
         # recount: unassigned candidates near the grid, not on a cell
-        Binv = np.linalg.inv(np.column_stack([u, v]))
+        Binv = _inv(np.column_stack([u, v]))
         cc = (P - o) @ Binv.T  # (n, 2): i, j
-        assigned = set(cells[cells >= 0].tolist())  # (in the same order: the cells row by row)
+        filled = [k for k in cells if k >= 0]
+        assigned = set(filled)  # (made from the cells row by row, as before: the same order to list)
         med_r = _median(R[list(assigned)]) if assigned else _median(R)
         med_c = _median(cands.contrast[list(assigned)]) if assigned else 1.0
         reach = settings.out_of_line_reach
@@ -1205,20 +1273,18 @@ def lattices(
             & (med_r / _NEAR_SIZE_RATIO >= R)
             & (_NEAR_CONTRAST_RATIO * med_c <= cands.contrast)
         )
-        cube_xy = P[sorted(assigned)] if assigned else np.zeros((0, 2))
-        pitch_now = (math.hypot(*u) + math.hypot(*v)) / 2
-        near_k = np.array([k for k in np.nonzero(near)[0].tolist() if k not in assigned], dtype=int)
-        if len(cube_xy) and len(near_k):
+        strays = [k for k in np.flatnonzero(near).tolist() if k not in assigned]
+        if assigned and strays:
             # a second blob on a cube already in the grid (its side face, its shadow) is not a cube
+            cube_xy = P[sorted(assigned)]
+            near_k = np.array(strays)
             dx = cube_xy[None, :, 0] - P[near_k, None, 0]
             dy = cube_xy[None, :, 1] - P[near_k, None, 1]
-            near_k = near_k[np.hypot(dx, dy).min(1) >= _NEAR_MIN_DISTANCE * pitch_now]
-        strays = near_k.tolist()
-        stray_near = len(strays)
+            strays = near_k[np.hypot(dx, dy).min(1) >= _NEAR_MIN_DISTANCE * ((lu + lv) / 2)].tolist()
         # orientation: columns along +x, rows along +y
         centres = o + _CELL_CR[:, 0:1] * u + _CELL_CR[:, 1:2] * v  # (row, col, xy)
         centres = centres.reshape(3, 3, 2)
-        grid_cells = cells
+        grid_cells = np.array(cells).reshape(3, 3)
         col_step, row_step = u, v
         if abs(v[0]) > abs(u[0]):  # u runs mostly vertically: swap axes
             col_step, row_step = v, u
@@ -1230,14 +1296,13 @@ def lattices(
             row_step = -row_step
             grid_cells, centres = grid_cells[::-1, :], centres[::-1, :]
         origin = centres[0, 0]
-        support = int((cells >= 0).sum())
         return Grid(
             origin=np.asarray(origin, dtype=np.float64),
             col_step=np.asarray(col_step, dtype=np.float64),
             row_step=np.asarray(row_step, dtype=np.float64),
-            cell_candidate=tuple(tuple(int(x) for x in row) for row in grid_cells),
-            support=support,
-            stray_near=stray_near,
+            cell_candidate=tuple(map(tuple, grid_cells.tolist())),
+            support=len(filled),
+            stray_near=len(strays),
             strays=tuple(strays),
             score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
         )
@@ -1681,12 +1746,12 @@ def refine_grid(
             centres[i], found[i] = face[0], True
     if found.sum() < settings.refine_min_cells:
         return grid, cands
-    sol, *_ = np.linalg.lstsq(A[found], centres[found], rcond=None)
+    sol = _lstsq(A[found], centres[found])
     res = np.hypot(*(A @ sol - centres).T)
     keep = found & (res <= max(settings.refine_trim * grid.pitch, 2.0 * _median(res[found])))
     if keep.sum() < settings.refine_min_cells:
         return grid, cands
-    sol, *_ = np.linalg.lstsq(A[keep], centres[keep], rcond=None)
+    sol = _lstsq(A[keep], centres[keep])
     o, u, v = sol
     old_centres = grid.origin + A[:, 1:2] * grid.col_step + A[:, 2:3] * grid.row_step
     if np.hypot(*(A @ sol - old_centres).T).max() > settings.refine_max_change * grid.pitch:
@@ -1772,18 +1837,19 @@ def best_window(
     cube = cube.reshape(5, 5)
     scores = {}
     arounds = {}
+    rows = cube.tolist()  # (the nine windows' counts in plain Python: 18 array sums' overhead on a 5 x 5 grid)
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             r0, c0 = 1 + dr, 1 + dc
-            win = int(cube[r0 : r0 + 3, c0 : c0 + 3].sum())
-            around = int(cube[max(0, r0 - 1) : r0 + 4, max(0, c0 - 1) : c0 + 4].sum()) - win
+            win = sum(sum(row[c0 : c0 + 3]) for row in rows[r0 : r0 + 3])
+            around = sum(sum(row[max(0, c0 - 1) : c0 + 4]) for row in rows[max(0, r0 - 1) : r0 + 4]) - win
             scores[(dr, dc)] = win - around
             arounds[(dr, dc)] = around
     best = max(scores, key=lambda k: (scores[k], k == (0, 0)))
     if out is not None:  # (the lattice points that look like cubes, and each window's score: for the last checks)
         out.update(cube=cube.copy(), scores=dict(scores), points=idx)
     if best == (0, 0) or scores[best] <= scores[(0, 0)] + settings.shift_margin:
-        return grid, int(cube.sum()) - int(cube[1:4, 1:4].sum())
+        return grid, arounds[(0, 0)]
     return window_shifted(grid, idx, best), arounds[best]
 
 
@@ -2230,7 +2296,11 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     h, w = frame_bgr.shape[:2]
     lo = np.floor(pts - rad).astype(int)  # (n, 2): each box's x0, y0...
     hi = np.ceil(pts + rad).astype(int) + 1  # ...and x1, y1 (one past)
-    if n == 0 or not ((lo >= 0).all() and (hi <= (w, h)).all()):  # a box clipped by the frame's edge: one at a time
+    clipped = n == 0
+    if n:  # (the boxes' extremes as Python ints: array comparisons with tuples cost more on these few points)
+        (lo_x, lo_y), (hi_x, hi_y) = lo.min(0).tolist(), hi.max(0).tolist()
+        clipped = lo_x < 0 or lo_y < 0 or hi_x > w or hi_y > h
+    if clipped:  # a box clipped by the frame's edge: one at a time
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
     size_x, size_y = (hi - lo).max(0).tolist()
     # each box's pixels from its x0, y0 on (a pixel past x1 or y1 lies more than rad from the centre: never in
@@ -2242,7 +2312,7 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     if not count.all():
         return np.array([sample_top_face(frame_bgr, p, rad) for p in pts]).reshape(-1, 3)
     x0, y0 = lo[:, 0].tolist(), lo[:, 1].tolist()
-    if ((lo + (size_x, size_y)) <= (w, h)).all():  # every box of the largest size fits: plain slices
+    if max(x0) + size_x <= w and max(y0) + size_y <= h:  # every box of the largest size fits: plain slices
         patch = np.stack([frame_bgr[a : a + size_y, b : b + size_x] for a, b in zip(y0, x0, strict=True)])
     else:
         ys = np.minimum(lo[:, 1:2] + np.arange(size_y), h - 1)
@@ -2255,11 +2325,15 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     # short rows cheaper than a partition at every row's rank at once)
     kq = count // 4
     rows = np.arange(n)
-    q = np.sort(lum_m, axis=1)[rows, kq]
+    lum_m.sort(axis=1)
+    q = lum_m[rows, kq]
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
-    vals = np.where(keep[:, :, None], pix, np.uint16(256))  # (8-bit values; 256 sorts after every kept one)
-    med = np.sort(vals, axis=1)[rows, k]  # (n, 3): the upper median of each channel
+    # (each channel's values in a row of their own, 256 after every kept one: sorted along the last axis)
+    vals = pix.transpose(0, 2, 1).astype(np.uint16)  # (n, 3, pixels)
+    vals[~np.broadcast_to(keep[:, None, :], vals.shape)] = 256
+    vals.sort(axis=2)
+    med = vals[rows, :, k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
 
 
