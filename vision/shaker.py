@@ -139,10 +139,28 @@ def _median(values: np.ndarray | Sequence[float]) -> float:
 
 _SRGB_TO_LINEAR = srgb_to_linear(np.arange(256) / 255.0)
 
-try:  # (numpy's own kernels behind np.linalg.lstsq and inv)
-    from numpy.linalg import _umath_linalg as _LINALG_KERNELS
-except ImportError:  # pragma: no cover - another numpy's layout: the public calls
-    _LINALG_KERNELS = None
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _linalg_kernels() -> Any:
+    """numpy's own kernels behind np.linalg.lstsq and inv (a private module), or None where this numpy lays them
+    out otherwise (numpy 1.x, the Pi's, names its least squares ``lstsq_m``/``lstsq_n``): asked once, on a probe
+    that must give np.linalg's numbers bit for bit; else the public calls serve."""
+    try:
+        from numpy.linalg import _umath_linalg as kernels
+
+        a = np.array([[1.0, 2.0, 0.5], [0.0, 1.0, 3.0], [2.0, 0.25, 1.0], [1.0, 1.0, 1.0]])
+        b = np.array([[1.0, 0.0], [2.0, 1.0], [0.0, 3.0], [1.0, 1.0]])
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            x = kernels.lstsq(a, b, _EPS * max(a.shape), signature="ddd->ddid")[0]
+            inv = kernels.inv(a[:3], signature="d->d")
+        same = np.array_equal(x, np.linalg.lstsq(a, b, rcond=None)[0]) and np.array_equal(inv, np.linalg.inv(a[:3]))
+        return kernels if same else None
+    except Exception:  # (another numpy's layout or signature: the public calls)
+        return None
+
+
+_LINALG_KERNELS = _linalg_kernels()
 
 
 def _lstsq(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -166,9 +184,6 @@ def _inv(a: np.ndarray) -> np.ndarray:
         if np.isfinite(x).all():
             return x
     return np.linalg.inv(a)
-
-
-_EPS = float(np.finfo(np.float64).eps)
 
 
 @dataclass(frozen=True)

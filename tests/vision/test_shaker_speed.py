@@ -17,6 +17,7 @@ from vision.shaker import (
     GridNotFound,
     Hypotheses,
     _inv,
+    _linalg_kernels,
     _lstsq,
     _peaks,
     edge_strength,
@@ -42,6 +43,16 @@ def test_lstsq_and_inv_are_numpys_numbers():
             assert _inv(s).tobytes() == np.linalg.inv(s).tobytes()
     with pytest.raises(np.linalg.LinAlgError):
         _inv(np.array([[1.0, 2.0], [2.0, 4.0]]))
+
+
+def test_kernels_of_another_numpy_layout_leave_the_public_calls(monkeypatch: pytest.MonkeyPatch):
+    """numpy 1.x (the Pi's) has no ``lstsq`` kernel of that name (``lstsq_m``/``lstsq_n``): the probe gives None and
+    the public calls serve, rather than an AttributeError at the first fit."""
+    from numpy.linalg import _umath_linalg
+
+    assert _linalg_kernels() in (None, _umath_linalg)
+    monkeypatch.delattr(_umath_linalg, "lstsq", raising=False)
+    assert _linalg_kernels() is None
 
 
 def _peaks_as_before(resp: np.ndarray, thr: float, k: int) -> tuple[list[int], list[int]]:
