@@ -37,3 +37,43 @@ def test_made_lattices_leaving_a_cube_behind_are_not_screened() -> None:
     assert after.debug["made_lattice"]["lattice"] == before.debug["made_lattice"]["lattice"]
     assert screens_after < screens_before
     assert reads_after <= reads_before
+
+
+def _made_counting(frame, settings):
+    """The reading and how many lattices each call of ``made_lattices`` gave."""
+    made: list[int] = []
+    make = shaker.made_lattices
+
+    def counted(*args, **kwargs):
+        out = make(*args, **kwargs)
+        made.append(len(out))
+        return out
+
+    with mock.patch.object(shaker, "made_lattices", side_effect=counted):
+        reading = read_shaker(frame, settings=settings)
+    return reading, made
+
+
+def test_a_size_whose_best_made_lattice_lies_apart_makes_no_next() -> None:
+    frame, truth = set_scene(41027, 0)  # the made lattice that reads it is its size's best, at 1.2x the refused pitch
+    off = dataclasses.replace(DEFAULT_SETTINGS, made_next_if_near=False)
+    before, made_before = _made_counting(frame, off)
+    after, made_after = _made_counting(frame, DEFAULT_SETTINGS)
+    for reading in (before, after):
+        assert reading.valid, reading.reason
+        assert [list(row) for row in reading.pattern] == truth["pattern"]
+        assert reading.debug["made_lattice"]["size"] == 4
+    assert len(made_before) == len(made_after) == 1
+    assert made_after[0] < made_before[0]  # (12 lattices made before, 7 now: a second only where the best is near)
+
+
+def test_relattice_moves_starting_on_the_refused_lattice_are_not_screened() -> None:
+    frame, truth = set_scene(41001, 0)  # an incomplete pattern, refused "7 cubes in the grid" either way
+    off = dataclasses.replace(DEFAULT_SETTINGS, relattice_min_start=0.0)
+    before, screens_before, _ = _read_counting(frame, off)
+    after, screens_after, _ = _read_counting(frame, DEFAULT_SETTINGS)
+    assert not truth["valid"]
+    assert not before.valid and not after.valid
+    assert after.reason == before.reason
+    # (the lattice through the cubes' top faces lies on the refused one: the move is not screened)
+    assert screens_after < screens_before
