@@ -768,6 +768,36 @@ class ShakerSettings:
     # refused frames median 33 -> 58 ms, p95 50 -> 87 ms (other pitches only: 49, 74). False: only other pitches
     made_same_pitch: bool = True
     made_same_pitch_table_cells: int = 1  # ...and such a reading's cubes of the table's colour at most
+    # helper P: what a refused frame costs (bench-shaker's p95: a refused reading screens and reads made lattices).
+    # The four below together, CPU on one core of a shared machine, main's tree and this one alternately per set:
+    # 1297 of main's refused/re-read tuning frames median 56.6 -> 46.0 ms, p95 83.1 -> 71.4 ms; bench-shaker p95 (3
+    # pairs) 65.5, 68.6, 66.8 -> 50.5, 54.0, 53.9 ms. made_next_if_near's part (432 frames, in one process
+    # alternately): median 49.0 -> 44.5 ms, p95 69.6 -> 62.2 ms; it lost 2 exact readings on the tuning sets and 1 on
+    # 500 untouched frames (seeds 151601/151602: u151602 0003); the other three lost none.
+    # made_screen_left: a made lattice within made_pitch_apart of the refused pitch (kept only as a re-lattice move
+    # is) is neither screened nor read when it leaves behind a plainly seen cube of the refused reading as it starts
+    # (left_behind, as relattice_screen_left for the re-lattice's moves: its keep rule refuses it unless settling
+    # carries it back over that cube). 30 tuning sets, main's 3818 refused frames and the 72 its re-reads read: no
+    # reading changed. Asking also that it start at least relattice_min_shift from the refused lattice lost 3 exact
+    # readings (t41006 0412, t41011 0259, t41015 0407: started 0.16-0.29 pitch off, settled 0.30-0.32 off).
+    # False: every made lattice screened (as before)
+    made_screen_left: bool = True
+    # made_next_if_near: a size's next made lattice (made_per_size) is made only when its best lies within
+    # made_pitch_apart of the refused pitch (about the lattice the re-lattice looked near already: the next is where
+    # another pitch lies); a size whose best lies apart gives that one only (its next is mostly the same cubes at a
+    # worse fit). Of the 38 made-lattice wins on the 30 tuning sets 4 were a size's next lattice; 2 of them had a best
+    # apart (t41003 0170, t41018 0332: lost). False: made_per_size lattices a size (as before)
+    made_next_if_near: bool = True
+    # made_screen_min_shift: nor is a made lattice at about the refused pitch screened that starts under this many
+    # pitches from the refused lattice (moved_by): the refused lattice itself, about, which settling takes back under
+    # relattice_min_shift (not kept). On 292 refused tuning frames all 178 such reads were "not kept"; main's wins on
+    # a made lattice near the refused one started 0.16 pitch off or more (0.3: 3 exact lost). 0.0: off (as before)
+    made_screen_min_shift: float = 0.15
+    # relattice_min_start: a re-lattice move that starts under this many pitches from the refused lattice (moved_by:
+    # the lattice through the cubes' top faces where they sit on its cells) is neither screened nor read: the refused
+    # lattice itself, which settling takes back (on 292 refused and the 72 re-read tuning frames all 165 such reads
+    # were "not kept"; the moves read whole started 0.12 pitch off or more). 0.0: off (as before)
+    relattice_min_start: float = 0.1
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3223,6 +3253,8 @@ def relattice(
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
         if settings.relattice_screen_left and left_behind(grid, move, cell_tests, settings.relattice_kept_table):
             continue
+        if moved_by(grid, move) < settings.relattice_min_start:
+            continue  # (the refused lattice itself, about: settling takes it back, not kept)
         screened = _verified(
             work, frame_bgr, on_lattice(move, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
         )
@@ -3261,8 +3293,11 @@ def made_lattices(
         if len(pool.xy) < settings.min_support or isinstance(hyp, GridNotFound):
             continue
         for grid in itertools.islice(lattices(pool, fit, hyp), settings.made_per_size):
-            if settings.made_same_pitch or abs(grid.pitch / refused.pitch - 1.0) > settings.made_pitch_apart:
+            apart = abs(grid.pitch / refused.pitch - 1.0) > settings.made_pitch_apart
+            if settings.made_same_pitch or apart:
                 out.append((grid, j))
+            if apart and settings.made_next_if_near:
+                break  # (the size's best made lattice at another pitch than the refused one: its next is not made)
     return out
 
 
@@ -3288,6 +3323,11 @@ def read_made_lattices(
         return None
     looks = []
     for i, (grid, j) in enumerate(made):
+        near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
+        if near and settings.made_screen_left and left_behind(refused, grid, cell_tests, settings.relattice_kept_table):
+            continue  # (a re-lattice move that leaves a plainly seen cube behind as it starts)
+        if near and moved_by(refused, grid) < settings.made_screen_min_shift:
+            continue  # (the refused lattice itself, about: settled, it lies under relattice_min_shift off, not kept)
         screened = _verified(
             work, frame_bgr, on_lattice(grid, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
         )
