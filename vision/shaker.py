@@ -123,6 +123,7 @@ from .shaker_checks import (
     toned_open_cells,
     with_faint_cubes,
 )
+from .shaker_cube_look import solid_cubes_kept, with_solid_cubes
 from .shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice, pooled_candidates
 
 SETTINGS_VERSION = 1
@@ -768,7 +769,7 @@ class ShakerSettings:
     # refused frames median 33 -> 58 ms, p95 50 -> 87 ms (other pitches only: 49, 74). False: only other pitches
     made_same_pitch: bool = True
     made_same_pitch_table_cells: int = 1  # ...and such a reading's cubes of the table's colour at most
-    # helper P: what a refused frame costs (bench-shaker's p95: a refused reading screens and reads made lattices).
+    # What a refused frame costs (bench-shaker's p95: a refused reading screens and reads made lattices).
     # The four below together, CPU on one core of a shared machine, main's tree and this one alternately per set:
     # 1297 of main's refused/re-read tuning frames median 56.6 -> 46.0 ms, p95 83.1 -> 71.4 ms; bench-shaker p95 (3
     # pairs) 65.5, 68.6, 66.8 -> 50.5, 54.0, 53.9 ms. made_next_if_near's part (432 frames, in one process
@@ -786,8 +787,9 @@ class ShakerSettings:
     # made_pitch_apart of the refused pitch (about the lattice the re-lattice looked near already: the next is where
     # another pitch lies); a size whose best lies apart gives that one only (its next is mostly the same cubes at a
     # worse fit). Of the 38 made-lattice wins on the 30 tuning sets 4 were a size's next lattice; 2 of them had a best
-    # apart (t41003 0170, t41018 0332: lost). False: made_per_size lattices a size (as before)
-    made_next_if_near: bool = True
+    # apart (t41003 0170, t41018 0332: lost). False (kept so: three readings lost for 4.5 ms on a refused frame's
+    # median): made_per_size lattices a size
+    made_next_if_near: bool = False
     # made_screen_min_shift: nor is a made lattice at about the refused pitch screened that starts under this many
     # pitches from the refused lattice (moved_by): the refused lattice itself, about, which settling takes back under
     # relattice_min_shift (not kept). On 292 refused tuning frames all 178 such reads were "not kept"; main's wins on
@@ -798,6 +800,40 @@ class ShakerSettings:
     # lattice itself, which settling takes back (on 292 refused and the 72 re-read tuning frames all 165 such reads
     # were "not kept"; the moves read whole started 0.12 pitch off or more). 0.0: off (as before)
     relattice_min_start: float = 0.1
+    # A cube the cell test missed, seen by its cast shadow (vision.shaker_cube_look.with_solid_cubes,
+    # cast_shadow_cells): a cube of about the table's colour fails the cell test as an empty cell does, yet it is
+    # a solid under the lamp and throws a shadow the way the verified cubes do. With at most solid_max_cells cells
+    # refused, each within solid_max_d_palette of a palette colour, such a cell is read as a cube (and checked as
+    # any cube) when the table where only its cube would throw a shadow is as dark as the cubes' shadows are; a
+    # last look that takes such a cell for the table (solid_cubes_kept) keeps it so. Measured (the thresholds chosen
+    # on cue dumps of all 30 tuning sets' refused frames): on the right lattice 18 of 61 missed cubes of main's false
+    # refusals show their shadow, 0 of 480 empty cells of incomplete patterns do; a top face's square outline at its
+    # own turn (Lab edges, -20..20 degrees) and the side faces' band did not separate them. Main's 3818 refused
+    # frames of the 30 tuning sets: exact 11124 -> 11135 (t41001-t41015 +5, t41016-t41030 +6), incomplete
+    # accepted 55 -> 55, wrong 3 -> 3; all 15000 frames re-read: no other frame changed kind (one empty cell of an
+    # incomplete pattern on a printed table, t41027 0295, was taken for a cube: refused for its other empty cell).
+    # Untouched seeds 151501/151502 (500): exact 365 -> 366, incomplete accepted 2 -> 2, wrong 0 -> 0. CPU on
+    # refused frames (t41001-t41003, 403): median 58.0 -> 58.9 ms, p95 80.7 -> 101 ms. Dropped: solid_step 0.1
+    # (p95 91 ms; as many read, but t41024 0286, an incomplete pattern, accepted); asking the cell where a homography
+    # of the verified cubes' shapes puts it (not at its lattice centre): as many read, other frames.
+    solid_cubes: bool = True  # False: as before
+    solid_max_cells: int = 2
+    solid_max_d_palette: float = 12.0  # CIE76, the cell test's d_palette
+    solid_min_cubes: int = 7  # verified cubes that show the shadow
+    solid_step: float = 0.05  # the lattice-frame sampling (pitches)
+    solid_margin: float = 1.2  # pitches around the grid where the shadow is learnt
+    solid_half: float = 0.36  # a top face's half side (pitches), swept into its shadow
+    solid_exclude: float = 0.42  # half side of each cell's square left out (a cube, its bevel and near sides)
+    solid_lengths: tuple[float, ...] = (0.35, 0.6, 0.85, 1.1)  # shadow lengths tried (pitches)
+    solid_min_area: float = 0.04  # square pitches: the least region a darkness is read on
+    solid_min_shadow: float = 0.3  # the cubes' shadows at least this dark (log linear lightness)
+    solid_local: float = 1.6  # pitches around the cell where its lit table is read
+    solid_min_dark: float = 0.4  # the cell's own shadow region at least this dark (log linear lightness)...
+    solid_rel: tuple[float, float] = (0.65, 1.4)  # ...and this many times the cubes' shadows
+    solid_max_noise: float = 0.15  # the lit table's interquartile range there at most (a print's dark squares)
+    solid_max_spread: float = 2.0  # the cell's shadow region's own interquartile range at most (an even shadow)
+    solid_off_cell: float = 0.5  # a candidate this far (pitches, either axis) from every cell's centre is off the grid
+    solid_other_half: float = 0.55  # ...its square's half side left out (pitches; a knocked-out cube is turned)
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2993,6 +3029,11 @@ def read_shaker(
         return ShakerReading(False, None, "re-lattice: not kept", rotation=rotation, debug={"grid": grid})
     # cubes of about the table's colour the cell test refused, if the frame's own cubes vouch for them
     grid, cands = with_faint_cubes(frame_bgr, grid, cands, cell_tests, settings)
+    # (and refused cells that cast a cube's shadow; the shapes of this size and its neighbours' off the grid's cells
+    # may be cubes that throw shadows too)
+    shapes = np.concatenate([np.asarray(c.xy).reshape(-1, 2) for c in all_cands[max(0, j - 1) : j + 2]])
+    if settings.solid_cubes:
+        grid, cands = with_solid_cubes(frame_bgr, grid, cands, cell_tests, settings, shapes)
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
@@ -3051,6 +3092,11 @@ def read_shaker(
         )
         patches = [t for t in patches if (t["row"], t["col"]) in kept]
     if reason is None and patches:
+        kept = set(
+            solid_cubes_kept(frame_bgr, grid, cell_tests, [(t["row"], t["col"]) for t in patches], settings, shapes)
+        )
+        patches = [t for t in patches if (t["row"], t["col"]) in kept]
+    if reason is None and patches:
         for t in patches:
             t["cube"] = False
         reason = f"{9 - len(patches)} cubes in the grid"
@@ -3067,6 +3113,8 @@ def read_shaker(
     empty = table_cells(cell_tests, samples, gains, table_linear, settings)
     if reason is None and empty:
         empty = faint_cubes_kept(frame_bgr, grid, cell_tests, empty, settings)
+    if reason is None and empty:
+        empty = solid_cubes_kept(frame_bgr, grid, cell_tests, empty, settings, shapes)
     if reason is None and empty:
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in empty
@@ -3086,6 +3134,8 @@ def read_shaker(
     if reason is None and knocked_beside_weak_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
     toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
+    if toned:
+        toned = solid_cubes_kept(frame_bgr, grid, cell_tests, toned, settings, shapes)
     if toned:
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in toned
@@ -3120,6 +3170,8 @@ def read_shaker(
     if open_table:
         open_table = faint_cubes_kept(frame_bgr, grid, cell_tests, open_table, settings)
     if open_table:
+        open_table = solid_cubes_kept(frame_bgr, grid, cell_tests, open_table, settings, shapes)
+    if open_table:
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in open_table
         reason = f"{9 - len(open_table)} cubes in the grid"  # cells of the table with next to no outline
@@ -3132,6 +3184,8 @@ def read_shaker(
     )
     if faceless:
         faceless = faint_cubes_kept_by_two_cues(frame_bgr, grid, cell_tests, faceless, settings)
+    if faceless:
+        faceless = solid_cubes_kept(frame_bgr, grid, cell_tests, faceless, settings, shapes)
     if faceless:
         for t in cell_tests:
             t["cube"] = t["cube"] and (t["row"], t["col"]) not in faceless

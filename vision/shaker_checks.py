@@ -867,13 +867,21 @@ def with_faint_cubes(
     faint = faint_cubes(frame_bgr, grid, cell_tests, settings)
     if not faint:
         return grid, cands
+    return cubes_made_at(grid, cands, cell_tests, faint, "faint")
+
+
+def cubes_made_at(
+    grid: Any, cands: Any, cell_tests: Sequence[dict[str, Any]], cells: Sequence[int], mark: str
+) -> tuple[Any, Any]:
+    """The grid and candidates with each of ``cells`` (indices row by row) made a cube: a candidate at the cell's
+    centre (the verified cubes' median size and contrast), its cell test marked ``cube`` and ``mark``."""
     ks = [k for row in grid.cell_candidate for k in row if k >= 0]
     xy = [np.asarray(cands.xy, dtype=np.float64).reshape(-1, 2)]
     radius, contrast = [np.asarray(cands.radius, dtype=np.float64)], [np.asarray(cands.contrast, dtype=np.float64)]
     strength = None if cands.strength is None else [np.asarray(cands.strength, dtype=np.float64)]
     cell_candidate = [list(row) for row in grid.cell_candidate]
     n = len(xy[0])
-    for i in faint:
+    for i in cells:
         t = cell_tests[i]
         r, c = int(t["row"]), int(t["col"])
         centre = np.asarray(grid.centre(r, c), dtype=np.float64)
@@ -884,7 +892,7 @@ def with_faint_cubes(
             strength.append(np.array([np.median(cands.strength[ks])]))
         cell_candidate[r][c] = n
         n += 1
-        t["cube"], t["faint"], t["xy"] = True, True, centre
+        t["cube"], t[mark], t["xy"] = True, True, centre
     cands = replace(
         cands,
         xy=np.concatenate(xy),
@@ -892,7 +900,7 @@ def with_faint_cubes(
         contrast=np.concatenate(contrast),
         strength=None if strength is None else np.concatenate(strength),
     )
-    grid = replace(grid, cell_candidate=tuple(tuple(row) for row in cell_candidate), support=grid.support + len(faint))
+    grid = replace(grid, cell_candidate=tuple(tuple(row) for row in cell_candidate), support=grid.support + len(cells))
     return grid, cands
 
 

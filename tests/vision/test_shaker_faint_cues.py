@@ -21,8 +21,9 @@ from vision.shaker_checks import bevel_like_the_cubes, bevel_lines
 
 from .shaker_sets import faint_cells, set_scene
 
-_OFF = replace(DEFAULT_SETTINGS, faint_bevel=False, faint_bevel_kept=False)
-_NOT_KEPT = replace(DEFAULT_SETTINGS, faint_bevel_kept=False)
+# (and no cast-shadow look: sh72727 0020's and sh90919 0017's cubes cast their shadows and it reads them right too)
+_OFF = replace(DEFAULT_SETTINGS, faint_bevel=False, faint_bevel_kept=False, solid_cubes=False)
+_NOT_KEPT = replace(DEFAULT_SETTINGS, faint_bevel_kept=False, solid_cubes=False)
 _LOOKS_OFF = replace(DEFAULT_SETTINGS, faint_bevel_kept_looks=False)
 # the bevel test asking nothing: any cell of edges like the cubes' and a colour within faint_bevel_max_d_palette
 _LOOSE = replace(

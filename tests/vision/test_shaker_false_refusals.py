@@ -57,8 +57,8 @@ def test_a_black_cube_on_a_dark_table_like_its_gaps_is_read():
         replace(DEFAULT_SETTINGS, cell_face_toned_snr=float("inf")),
         _OLD,
     ):
-        # (faint_cubes, off: it reads this black cube without the face look too)
-        reading = read_shaker(frame_bgr, settings=replace(old, faint_cubes=False))
+        # (faint_cubes and solid_cubes, off: each reads this black cube without the face look too, right)
+        reading = read_shaker(frame_bgr, settings=replace(old, faint_cubes=False, solid_cubes=False))
         assert not reading.valid and reading.reason == "8 cubes in the grid"
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]

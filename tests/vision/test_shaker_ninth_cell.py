@@ -20,7 +20,8 @@ from vision.shaker import DEFAULT_SETTINGS, read_shaker
 
 from .shaker_sets import faint_cells, set_scene
 
-_OFF = replace(DEFAULT_SETTINGS, faint_kept_looks_self=False)
+# (and no cast-shadow look: s41013 0105's black cube casts its shadow and it reads it right too)
+_OFF = replace(DEFAULT_SETTINGS, faint_kept_looks_self=False, solid_cubes=False)
 # the bevel test asking nothing: any faint cell a print look removes stays a cube
 _LOOSE = replace(
     DEFAULT_SETTINGS, faint_bevel_min_cosine=-1.0, faint_bevel_min_projection=0.0, faint_bevel_foreign=99.0

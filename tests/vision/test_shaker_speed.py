@@ -1,4 +1,4 @@
-"""The reader's cheaper ways of doing what it did (helper S, issue 3's time per frame): each against a plain
+"""The reader's cheaper ways of doing what it did (issue 3's time per frame): each against a plain
 reference of the earlier way, on synthetic arrays and generated frames. No timings: these fail when a faster
 path reads differently."""
 

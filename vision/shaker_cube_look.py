@@ -1,0 +1,237 @@
+"""A cube the cell test missed, seen by what a solid does to the table around it: its cast shadow.
+
+:func:`vision.shaker.verify_cells` asks whether a cell is *not the table*: its colour, outline, gaps and top
+face's edges. A cube of about the table's colour (white on a light table, black on a dark one, gray on gray)
+fails those looks, and so, alike, does an empty cell. What tells them apart is that a cube is a solid standing on
+the table: under the one lamp every cube casts a shadow the same way, and the frame's verified cubes show which
+way and how dark. An empty cell casts none.
+
+:func:`cast_shadow_cells` learns the shadow from the verified cubes (the direction and length in the lattice's
+frame that best splits the table around the grid into the cubes' predicted shadow and lit table) and asks, for each
+refused cell, whether the table where only that cell's cube would throw its shadow (not under another cube or its
+predicted shadow) is as dark as the cubes' shadows are. Everything is read on the frame's log linear lightness
+resampled in the lattice's frame (so turn and tilt are undone, and the lamp's colour does not matter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .shaker_checks import cubes_made_at
+
+_DIRECTIONS = np.radians(np.arange(0.0, 360.0, 22.5))
+
+
+def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The frame's log linear lightness at lattice points (columns ``axis`` x rows ``axis``, in pitches from cell
+    (0, 0)) and which of them lie inside the frame."""
+    a, b = np.meshgrid(axis, axis)  # a: column coordinate, b: row coordinate
+    u, v = np.asarray(grid.col_step, np.float64), np.asarray(grid.row_step, np.float64)
+    o = np.asarray(grid.origin, np.float64)
+    xs = o[0] + a * u[0] + b * v[0]
+    ys = o[1] + a * u[1] + b * v[1]
+    h, w = frame_bgr.shape[:2]
+    pad = 2.0
+    x0, y0 = int(max(0, np.floor(xs.min() - pad))), int(max(0, np.floor(ys.min() - pad)))
+    x1, y1 = int(min(w, np.ceil(xs.max() + pad) + 1)), int(min(h, np.ceil(ys.max() + pad) + 1))
+    inside = (xs >= 0) & (ys >= 0) & (xs <= w - 1) & (ys <= h - 1)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return np.zeros(a.shape, np.float32), np.zeros(a.shape, bool)
+    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
+    lin = crop**2.2
+    lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
+    sampled = cv2.remap(
+        lum,
+        (xs - x0).astype(np.float32),
+        (ys - y0).astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.log(np.maximum(sampled, 1e-3)), inside
+
+
+def _swept_square(da: np.ndarray, db: np.ndarray, d: tuple[float, float], half: float) -> np.ndarray:
+    """Points (offsets ``da``, ``db`` from a cube's centre, pitches) inside the square of half side ``half`` swept
+    from the centre to ``d``: a cube's top face and its cast shadow, as the lamp throws it along ``d``."""
+    lo, hi = np.zeros(da.shape), np.ones(da.shape)
+    for p, s in ((da, d[0]), (db, d[1])):
+        if abs(s) < 1e-9:
+            ok = np.abs(p) <= half
+            lo, hi = np.where(ok, lo, 2.0), np.where(ok, hi, -1.0)
+        else:
+            t0, t1 = (p - half) / s, (p + half) / s
+            lo, hi = np.maximum(lo, np.minimum(t0, t1)), np.minimum(hi, np.maximum(t0, t1))
+    return lo <= hi
+
+
+def _others_shadows(
+    grid: Any, others: np.ndarray, a: np.ndarray, b: np.ndarray, d: tuple[float, float], settings: Any
+) -> np.ndarray:
+    """The squares (half side ``solid_other_half``: a knocked-out cube is turned) and predicted shadows (swept along
+    ``d``) of cube-like shapes off the grid's cells (frame px), on the lattice points ``a``, ``b``: the table their
+    shapes and shadows cover."""
+    u, v = np.asarray(grid.col_step, np.float64), np.asarray(grid.row_step, np.float64)
+    ab = np.linalg.solve(np.stack([u, v], 1), (others - np.asarray(grid.origin, np.float64)).T).T  # (column, row)
+    lo, hi = float(a.min()) - 1.0, float(a.max()) + 1.0
+    on_cell = np.abs(ab - np.rint(np.clip(ab, 0, 2))).max(1) < settings.solid_off_cell
+    near = (ab >= lo).all(1) & (ab <= hi).all(1) & ~on_cell
+    out = np.zeros(a.shape, bool)
+    for c, r in ab[near]:
+        out |= _swept_square(a - c, b - r, d, settings.solid_half)
+        out |= (np.abs(a - c) <= settings.solid_other_half) & (np.abs(b - r) <= settings.solid_other_half)
+    return out
+
+
+def cast_shadow_cells(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[Mapping[str, Any]],
+    asked: Sequence[int],
+    settings: Any,
+    others: np.ndarray | None = None,
+) -> list[int]:
+    """The cells among ``asked`` (indices row by row, refused by the cell test) that cast a cube's shadow.
+
+    The verified cubes (the other cells taken for cubes, at least ``solid_min_cubes``) give the shadow: each cube's
+    top face (a square of half side ``solid_half`` pitches at its cell's centre) swept along an offset ``d`` (the
+    directions 22.5 degrees apart, ``solid_lengths`` pitches long); the offset whose predicted shadows are darkest
+    against the lit table around the grid (within ``solid_margin`` pitches; cube squares of half side
+    ``solid_exclude`` and the asked cells' neighbourhoods left out; medians of log linear lightness) wins, and its
+    darkness ``f`` must reach ``solid_min_shadow``. A cell then casts a shadow when the part of its own predicted
+    shadow under no cube and no verified cube's shadow (at least ``solid_min_area`` square pitches) is darker than the
+    lit table within ``solid_local`` pitches by at least ``solid_min_dark`` and by ``solid_rel`` (low, high) times
+    ``f``, the lit table's spread (interquartile range) there at most ``solid_max_noise`` (a checked cloth's or
+    print's own dark squares read as a shadow) and the region's own spread at most ``solid_max_spread`` (a shadow
+    darkens the table evenly; a cube's dark sides across it do not). ``others`` (frame px, (n, 2)): cube-like shapes
+    off the grid's cells (a cube knocked out of its cell, a stray): their squares and predicted shadows are left out
+    of the cell's region and its lit table too (a knocked-out cube's shadow falls where its empty cell's would). Each
+    asked cell's
+    test gets ``solid`` (darkness, relative, spread of the lit table, spread of the region) for the debug output.
+    """
+    cubes = [i for i, t in enumerate(cell_tests) if t["cube"] and i not in asked]
+    if len(cubes) < settings.solid_min_cubes or not len(asked):
+        return []
+    step = settings.solid_step
+    min_points = settings.solid_min_area / step**2
+    axis = np.arange(-settings.solid_margin, 2.0 + settings.solid_margin + 1e-9, step)
+    lum, inside = _lattice_lightness(frame_bgr, grid, axis)
+    a, b = np.meshgrid(axis, axis)
+    cells = [(i % 3, i // 3) for i in range(9)]  # (column, row)
+    squares = np.zeros(a.shape, bool)
+    for c, r in cells:
+        squares |= (np.abs(a - c) <= settings.solid_exclude) & (np.abs(b - r) <= settings.solid_exclude)
+    near_asked = np.zeros(a.shape, bool)
+    for i in asked:
+        c, r = cells[i]
+        near_asked |= (np.abs(a - c) <= 1.0) & (np.abs(b - r) <= 1.0)
+    table = inside & ~squares & ~near_asked
+    best: tuple[float, tuple[float, float], np.ndarray] | None = None
+    # (a cube's shadow is the same shape at every cell, whose centres fall on sample points: made once per offset
+    # on a small window and laid at each verified cube's cell)
+    reach = settings.solid_half + max(settings.solid_lengths)
+    k = int(np.ceil(reach / step))
+    ka, kb = np.meshgrid(np.arange(-k, k + 1) * step, np.arange(-k, k + 1) * step)
+    n = len(axis)
+    at = [
+        (round((cells[i][0] + settings.solid_margin) / step), round((cells[i][1] + settings.solid_margin) / step))
+        for i in cubes
+    ]
+    for ang in _DIRECTIONS:
+        for length in settings.solid_lengths:
+            d = (float(np.cos(ang) * length), float(np.sin(ang) * length))
+            kernel = _swept_square(ka, kb, d, settings.solid_half)
+            shadow = np.zeros(a.shape, bool)
+            for x, y in at:
+                x0, y0 = max(0, x - k), max(0, y - k)
+                x1, y1 = min(n, x + k + 1), min(n, y + k + 1)
+                shadow[y0:y1, x0:x1] |= kernel[y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
+            dark, lit = table & shadow, table & ~shadow
+            if dark.sum() < min_points or lit.sum() < min_points:
+                continue
+            f = float(np.median(lum[lit]) - np.median(lum[dark]))
+            if best is None or f > best[0]:
+                best = (f, d, shadow)
+    if best is None or best[0] < settings.solid_min_shadow:
+        return []
+    f, d, shadow = best
+    if others is not None and len(others):
+        shadow = shadow | _others_shadows(grid, np.asarray(others, np.float64), a, b, d, settings)
+    owns = [_swept_square(a - cells[i][0], b - cells[i][1], d, settings.solid_half) for i in asked]
+    any_own = np.logical_or.reduce(owns)
+    out = []
+    for i, own in zip(asked, owns, strict=True):
+        c, r = cells[i]
+        region = own & ~squares & ~shadow & inside
+        local = (np.abs(a - c) <= settings.solid_local) & (np.abs(b - r) <= settings.solid_local) & inside & ~squares
+        lit = local & ~shadow & ~any_own  # (nor any asked cell's own: two cubes missed side by side)
+        if region.sum() < min_points or lit.sum() < min_points:
+            continue
+        q1, lit_level, q3 = np.percentile(lum[lit], [25, 50, 75])
+        r1, level, r3 = np.percentile(lum[region], [25, 50, 75])
+        dark = float(lit_level - level)
+        rel, noise = dark / f, float(q3 - q1)
+        if isinstance(cell_tests[i], dict):
+            cell_tests[i]["solid"] = [round(dark, 2), round(rel, 2), round(noise, 2), round(float(r3 - r1), 2)]
+        low, high = settings.solid_rel
+        even = float(r3 - r1) <= settings.solid_max_spread
+        if dark >= settings.solid_min_dark and low <= rel <= high and noise <= settings.solid_max_noise and even:
+            out.append(i)
+    return out
+
+
+def with_solid_cubes(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cands: Any,
+    cell_tests: Sequence[dict[str, Any]],
+    settings: Any,
+    others: np.ndarray | None = None,
+) -> tuple[Any, Any]:
+    """The grid and candidates with the refused cells that cast a cube's shadow (:func:`cast_shadow_cells`) made
+    cubes, as :func:`vision.shaker_checks.with_faint_cubes` makes its faint ones (marked ``solid_cube``; their
+    colour is then read and checked as any cube's). Asked only when at most ``solid_max_cells`` cells are refused,
+    each within ``solid_max_d_palette`` of a palette colour (a cube of about the table's colour, not a hand or a
+    knocked cube's empty cell of another colour); ``others``: as :func:`cast_shadow_cells` takes them. Unchanged
+    when there are none."""
+    refused = [i for i, t in enumerate(cell_tests) if not t["cube"]]
+    if not refused or len(refused) > settings.solid_max_cells or len(cell_tests) != 9:
+        return grid, cands
+    if any(float(cell_tests[i]["d_palette"]) > settings.solid_max_d_palette for i in refused):
+        return grid, cands
+    solid = cast_shadow_cells(frame_bgr, grid, cell_tests, refused, settings, others)
+    if not solid:
+        return grid, cands
+    for i in solid:
+        cell_tests[i]["solid_cube"] = True
+    return cubes_made_at(grid, cands, cell_tests, solid, "solid_cube")
+
+
+def solid_cubes_kept(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[dict[str, Any]],
+    cells: Sequence[tuple[int, int]],
+    settings: Any,
+    others: np.ndarray | None = None,
+) -> list[tuple[int, int]]:
+    """``cells`` (row, col) that a last look takes for the table, less those that cast a cube's shadow: read so
+    already (``solid_cube``: :func:`with_solid_cubes`) or now (:func:`cast_shadow_cells`, asked as it asks: at most
+    ``solid_max_cells`` cells, each within ``solid_max_d_palette`` of a palette colour). A look's colour and
+    outline tell a cube of the table's colour from the table no better than the cell test did; its shadow does.
+    Kept cells are marked ``solid_cube``; ``others``: as :func:`cast_shadow_cells` takes them. Unchanged with
+    ``solid_cubes`` off."""
+    if not settings.solid_cubes or not cells or len(cell_tests) != 9:
+        return list(cells)
+    index = [r * 3 + c for r, c in cells]
+    ask = [i for i in index if not cell_tests[i].get("solid_cube")]
+    solid = set(index) - set(ask)
+    palette_like = all(float(cell_tests[i]["d_palette"]) <= settings.solid_max_d_palette for i in ask)
+    if ask and len(ask) <= settings.solid_max_cells and palette_like:
+        solid |= set(cast_shadow_cells(frame_bgr, grid, cell_tests, ask, settings, others))
+    for i in solid:
+        cell_tests[i]["solid_cube"] = True
+    return [(r, c) for (r, c), i in zip(cells, index, strict=True) if i not in solid]
