@@ -834,7 +834,7 @@ class ShakerSettings:
     solid_max_spread: float = 2.0  # the cell's shadow region's own interquartile range at most (an even shadow)
     solid_off_cell: float = 0.5  # a candidate this far (pitches, either axis) from every cell's centre is off the grid
     solid_other_half: float = 0.55  # ...its square's half side left out (pitches; a knocked-out cube is turned)
-    # helper R: a re-read's settling stopped once its lattice cannot be kept. A refused frame's re-reads (the
+    # A re-read's settling stopped once its lattice cannot be kept. A refused frame's re-reads (the
     # re-lattice's moves, the made lattices at about the refused pitch) mostly end "not kept" (settled back under
     # relattice_min_shift from the refused lattice, or leaving a plainly seen cube of it behind). After the refit
     # the lattice only moves by whole rows and columns (best_window with faces: one step either way; a line beyond:
