@@ -15,6 +15,7 @@ resampled in the lattice's frame (so turn and tilt are undone, and the lamp's co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -68,6 +69,37 @@ def _swept_square(da: np.ndarray, db: np.ndarray, d: tuple[float, float], half: 
     return lo <= hi
 
 
+def _near(a: np.ndarray, b: np.ndarray, c: float, r: float, lo: tuple[float, float], hi: tuple[float, float]):
+    """The rows and columns of the lattice points ``a``, ``b`` (a meshgrid: columns along ``a``'s rows) whose
+    offsets from (``c``, ``r``) may lie within ``lo`` .. ``hi`` (each (column, row)), with a margin of a quarter
+    pitch: a window outside which a shape there has no point (its test needs asking only inside)."""
+    cols = np.flatnonzero((a[0] - c >= lo[0] - 0.25) & (a[0] - c <= hi[0] + 0.25))
+    rows = np.flatnonzero((b[:, 0] - r >= lo[1] - 0.25) & (b[:, 0] - r <= hi[1] + 0.25))
+    if not len(cols) or not len(rows):
+        return slice(0, 0), slice(0, 0)
+    return slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)
+
+
+def _swept_at(a: np.ndarray, b: np.ndarray, c: float, r: float, d: tuple[float, float], half: float) -> np.ndarray:
+    """``_swept_square(a - c, b - r, d, half)`` on the lattice points ``a``, ``b`` (a meshgrid), asked only in the
+    window the swept square can reach (the same test on the same differences there; False outside)."""
+    out = np.zeros(a.shape, bool)
+    ys, xs = _near(
+        a, b, c, r, (min(0.0, d[0]) - half, min(0.0, d[1]) - half), (max(0.0, d[0]) + half, max(0.0, d[1]) + half)
+    )
+    out[ys, xs] = _swept_square(a[ys, xs] - c, b[ys, xs] - r, d, half)
+    return out
+
+
+def _square_at(a: np.ndarray, b: np.ndarray, c: float, r: float, half: float) -> np.ndarray:
+    """``(|a - c| <= half) & (|b - r| <= half)`` on the lattice points ``a``, ``b`` (a meshgrid), asked only in its
+    window (False outside)."""
+    out = np.zeros(a.shape, bool)
+    ys, xs = _near(a, b, c, r, (-half, -half), (half, half))
+    out[ys, xs] = (np.abs(a[ys, xs] - c) <= half) & (np.abs(b[ys, xs] - r) <= half)
+    return out
+
+
 def _others_shadows(
     grid: Any, others: np.ndarray, a: np.ndarray, b: np.ndarray, d: tuple[float, float], settings: Any
 ) -> np.ndarray:
@@ -81,9 +113,79 @@ def _others_shadows(
     near = (ab >= lo).all(1) & (ab <= hi).all(1) & ~on_cell
     out = np.zeros(a.shape, bool)
     for c, r in ab[near]:
-        out |= _swept_square(a - c, b - r, d, settings.solid_half)
-        out |= (np.abs(a - c) <= settings.solid_other_half) & (np.abs(b - r) <= settings.solid_other_half)
+        out |= _swept_at(a, b, c, r, d, settings.solid_half)
+        out |= _square_at(a, b, c, r, settings.solid_other_half)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _offset_kernels(
+    step: float, half: float, lengths: tuple[float, ...]
+) -> tuple[int, tuple[tuple[float, float], ...], np.ndarray]:
+    """The learnt shadow's offsets (directions 22.5 degrees apart, outer, by ``lengths``, inner: the order they are
+    tried in) and each one's swept square on a window of ``2k + 1`` sample points (``step`` pitches) around a cube's
+    centre, stacked (offsets, window, window), read only. The same for every frame: made once, not 64 times a call."""
+    reach = half + max(lengths)
+    k = int(np.ceil(reach / step))
+    ka, kb = np.meshgrid(np.arange(-k, k + 1) * step, np.arange(-k, k + 1) * step)
+    offsets, kernels = [], []
+    for ang in _DIRECTIONS:
+        for length in lengths:
+            d = (float(np.cos(ang) * length), float(np.sin(ang) * length))
+            offsets.append(d)
+            kernels.append(_swept_square(ka, kb, d, half))
+    stack = np.stack(kernels)
+    stack.flags.writeable = False
+    return k, tuple(offsets), stack
+
+
+def _mean2(x: Any, y: Any) -> Any:
+    """``np.median``'s mean of its middle two values (or of its one, (x + x) / 2 == x), elementwise: their sum halved
+    in their own type, as np.mean of two values of that type gives it."""
+    return (x + y) / x.dtype.type(2)
+
+
+def _learnt_shadow(
+    lum: np.ndarray, table: np.ndarray, cubes: Sequence[int], cells: Sequence[tuple[int, int]], settings: Any, n: int
+) -> tuple[float, tuple[float, float], np.ndarray] | None:
+    """The offset whose predicted shadows of the verified ``cubes`` are darkest against the lit ``table`` (medians of
+    ``lum``): (darkness, offset, its shadow mask), the first best in the offsets' order, or None when no offset leaves
+    ``solid_min_area`` of both. The table's values are sorted once and each offset's two medians picked by rank (the
+    same numbers as np.median of the masked values, without 128 selections a call)."""
+    step = settings.solid_step
+    min_points = settings.solid_min_area / step**2
+    k, offsets, kernels = _offset_kernels(step, settings.solid_half, tuple(settings.solid_lengths))
+    shadows = np.zeros((len(offsets), n, n), bool)
+    for i in cubes:
+        x = round((cells[i][0] + settings.solid_margin) / step)
+        y = round((cells[i][1] + settings.solid_margin) / step)
+        x0, y0 = max(0, x - k), max(0, y - k)
+        x1, y1 = min(n, x + k + 1), min(n, y + k + 1)
+        shadows[:, y0:y1, x0:x1] |= kernels[:, y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
+    where = np.flatnonzero(table)
+    values = lum.ravel()[where]
+    order = np.argsort(values, kind="stable")
+    values, where = values[order], where[order]
+    size = len(where)
+    counted = np.arange(size)
+    best: tuple[float, tuple[float, float], np.ndarray] | None = None
+    for o, row in enumerate(shadows.reshape(len(offsets), -1)[:, where]):  # each offset's shadow by lightness
+        at = np.flatnonzero(row)  # the shadow's ranks
+        n_dark = len(at)
+        n_lit = size - n_dark
+        if n_dark < min_points or n_lit < min_points:
+            continue
+        # the medians: the middle one or two ranks; the k-th lit rank is k + the shadow's ranks with at most k lit
+        # ranks before them
+        dark_level = _mean2(values[at[(n_dark - 1) // 2]], values[at[n_dark // 2]])
+        ks = np.array([(n_lit - 1) // 2, n_lit // 2])
+        lit = ks + np.searchsorted(at - counted[:n_dark], ks, side="right")
+        f = float(_mean2(values[lit[0]], values[lit[1]]) - dark_level)
+        if best is None or f > best[0]:
+            best = (f, offsets[o], o)
+    if best is None:
+        return None
+    return best[0], best[1], shadows[best[2]]
 
 
 def cast_shadow_cells(
@@ -129,38 +231,13 @@ def cast_shadow_cells(
         c, r = cells[i]
         near_asked |= (np.abs(a - c) <= 1.0) & (np.abs(b - r) <= 1.0)
     table = inside & ~squares & ~near_asked
-    best: tuple[float, tuple[float, float], np.ndarray] | None = None
-    # (a cube's shadow is the same shape at every cell, whose centres fall on sample points: made once per offset
-    # on a small window and laid at each verified cube's cell)
-    reach = settings.solid_half + max(settings.solid_lengths)
-    k = int(np.ceil(reach / step))
-    ka, kb = np.meshgrid(np.arange(-k, k + 1) * step, np.arange(-k, k + 1) * step)
-    n = len(axis)
-    at = [
-        (round((cells[i][0] + settings.solid_margin) / step), round((cells[i][1] + settings.solid_margin) / step))
-        for i in cubes
-    ]
-    for ang in _DIRECTIONS:
-        for length in settings.solid_lengths:
-            d = (float(np.cos(ang) * length), float(np.sin(ang) * length))
-            kernel = _swept_square(ka, kb, d, settings.solid_half)
-            shadow = np.zeros(a.shape, bool)
-            for x, y in at:
-                x0, y0 = max(0, x - k), max(0, y - k)
-                x1, y1 = min(n, x + k + 1), min(n, y + k + 1)
-                shadow[y0:y1, x0:x1] |= kernel[y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
-            dark, lit = table & shadow, table & ~shadow
-            if dark.sum() < min_points or lit.sum() < min_points:
-                continue
-            f = float(np.median(lum[lit]) - np.median(lum[dark]))
-            if best is None or f > best[0]:
-                best = (f, d, shadow)
+    best = _learnt_shadow(lum, table, cubes, cells, settings, len(axis))
     if best is None or best[0] < settings.solid_min_shadow:
         return []
     f, d, shadow = best
     if others is not None and len(others):
         shadow = shadow | _others_shadows(grid, np.asarray(others, np.float64), a, b, d, settings)
-    owns = [_swept_square(a - cells[i][0], b - cells[i][1], d, settings.solid_half) for i in asked]
+    owns = [_swept_at(a, b, cells[i][0], cells[i][1], d, settings.solid_half) for i in asked]
     any_own = np.logical_or.reduce(owns)
     out = []
     for i, own in zip(asked, owns, strict=True):
