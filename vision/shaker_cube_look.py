@@ -124,7 +124,9 @@ def _offset_kernels(
 ) -> tuple[int, tuple[tuple[float, float], ...], np.ndarray]:
     """The learnt shadow's offsets (directions 22.5 degrees apart, outer, by ``lengths``, inner: the order they are
     tried in) and each one's swept square on a window of ``2k + 1`` sample points (``step`` pitches) around a cube's
-    centre, stacked (offsets, window, window), read only. The same for every frame: made once, not 64 times a call."""
+    centre, packed eight offsets to a byte ((window, window, bytes), offset ``o`` at bit ``o % 8`` of byte ``o // 8``),
+    read only. The same for every frame: made once, not 64 times a call; packed, the shadows of all offsets are laid
+    and gathered a byte for eight."""
     reach = half + max(lengths)
     k = int(np.ceil(reach / step))
     ka, kb = np.meshgrid(np.arange(-k, k + 1) * step, np.arange(-k, k + 1) * step)
@@ -134,9 +136,9 @@ def _offset_kernels(
             d = (float(np.cos(ang) * length), float(np.sin(ang) * length))
             offsets.append(d)
             kernels.append(_swept_square(ka, kb, d, half))
-    stack = np.stack(kernels)
-    stack.flags.writeable = False
-    return k, tuple(offsets), stack
+    packed = np.ascontiguousarray(np.packbits(np.stack(kernels), axis=0, bitorder="little").transpose(1, 2, 0))
+    packed.flags.writeable = False
+    return k, tuple(offsets), packed
 
 
 def _mean2(x: Any, y: Any) -> Any:
@@ -155,13 +157,13 @@ def _learnt_shadow(
     step = settings.solid_step
     min_points = settings.solid_min_area / step**2
     k, offsets, kernels = _offset_kernels(step, settings.solid_half, tuple(settings.solid_lengths))
-    shadows = np.zeros((len(offsets), n, n), bool)
+    shadows = np.zeros((n, n, kernels.shape[2]), np.uint8)  # all offsets' shadows, packed as the kernels
     for i in cubes:
         x = round((cells[i][0] + settings.solid_margin) / step)
         y = round((cells[i][1] + settings.solid_margin) / step)
         x0, y0 = max(0, x - k), max(0, y - k)
         x1, y1 = min(n, x + k + 1), min(n, y + k + 1)
-        shadows[:, y0:y1, x0:x1] |= kernels[:, y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
+        shadows[y0:y1, x0:x1] |= kernels[y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
     where = np.flatnonzero(table)
     values = lum.ravel()[where]
     order = np.argsort(values, kind="stable")
@@ -169,7 +171,9 @@ def _learnt_shadow(
     size = len(where)
     counted = np.arange(size)
     best: tuple[float, tuple[float, float], np.ndarray] | None = None
-    for o, row in enumerate(shadows.reshape(len(offsets), -1)[:, where]):  # each offset's shadow by lightness
+    on_table = np.ascontiguousarray(shadows.reshape(n * n, -1)[where].T)
+    by_rank = np.unpackbits(on_table, axis=0, count=len(offsets), bitorder="little").view(bool)
+    for o, row in enumerate(by_rank):  # each offset's shadow on the table's points by lightness
         at = np.flatnonzero(row)  # the shadow's ranks
         n_dark = len(at)
         n_lit = size - n_dark
@@ -185,7 +189,8 @@ def _learnt_shadow(
             best = (f, offsets[o], o)
     if best is None:
         return None
-    return best[0], best[1], shadows[best[2]]
+    o = best[2]
+    return best[0], best[1], (shadows[..., o // 8] >> (o % 8) & 1).astype(bool)
 
 
 def cast_shadow_cells(
