@@ -27,6 +27,20 @@ from .shaker_checks import cubes_made_at
 _DIRECTIONS = np.radians(np.arange(0.0, 360.0, 22.5))
 
 
+def _linear(crop: np.ndarray) -> np.ndarray:
+    """Linear light of 8-bit values, as float32 (``(v / 255) ** 2.2``)."""
+    return (crop.astype(np.float32) * np.float32(1 / 255)) ** 2.2
+
+
+# the same per value, looked up (cv2.LUT) instead of raised to 2.2 pixel by pixel; only where a probe of every value
+# at every place of a vector's lanes gives _linear's numbers bit for bit (else _linear serves)
+_LINEAR = _linear(np.arange(256, dtype=np.uint8))
+_PROBE = np.arange(256 * 67 * 3, dtype=np.int64).reshape(256, 67, 3) * 7 % 256
+_LINEAR_LUT = np.array_equal(
+    _linear(_PROBE.astype(np.uint8)).view(np.uint32), cv2.LUT(_PROBE.astype(np.uint8), _LINEAR).view(np.uint32)
+)
+
+
 def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The frame's log linear lightness at lattice points (columns ``axis`` x rows ``axis``, in pitches from cell
     (0, 0)) and which of them lie inside the frame."""
@@ -42,8 +56,8 @@ def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tu
     inside = (xs >= 0) & (ys >= 0) & (xs <= w - 1) & (ys <= h - 1)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return np.zeros(a.shape, np.float32), np.zeros(a.shape, bool)
-    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
-    lin = crop**2.2
+    crop = frame_bgr[y0:y1, x0:x1]
+    lin = cv2.LUT(crop, _LINEAR) if _LINEAR_LUT and crop.dtype == np.uint8 and crop.ndim == 3 else _linear(crop)
     lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
     sampled = cv2.remap(
         lum,
