@@ -83,7 +83,9 @@ def _swept_square(da: np.ndarray, db: np.ndarray, d: tuple[float, float], half: 
     return lo <= hi
 
 
-def _near(a: np.ndarray, b: np.ndarray, c: float, r: float, lo: tuple[float, float], hi: tuple[float, float]):
+def _near(
+    a: np.ndarray, b: np.ndarray, c: float, r: float, lo: tuple[float, float], hi: tuple[float, float]
+) -> tuple[slice, slice]:
     """The rows and columns of the lattice points ``a``, ``b`` (a meshgrid: columns along ``a``'s rows) whose
     offsets from (``c``, ``r``) may lie within ``lo`` .. ``hi`` (each (column, row)), with a margin of a quarter
     pitch: a window outside which a shape there has no point (its test needs asking only inside)."""
