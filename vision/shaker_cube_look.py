@@ -15,6 +15,7 @@ resampled in the lattice's frame (so turn and tilt are undone, and the lamp's co
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +25,20 @@ import numpy as np
 from .shaker_checks import cubes_made_at
 
 _DIRECTIONS = np.radians(np.arange(0.0, 360.0, 22.5))
+
+
+def _linear(crop: np.ndarray) -> np.ndarray:
+    """Linear light of 8-bit values, as float32 (``(v / 255) ** 2.2``)."""
+    return (crop.astype(np.float32) * np.float32(1 / 255)) ** 2.2
+
+
+# the same per value, looked up (cv2.LUT) instead of raised to 2.2 pixel by pixel; only where a probe of every value
+# at every place of a vector's lanes gives _linear's numbers bit for bit (else _linear serves)
+_LINEAR = _linear(np.arange(256, dtype=np.uint8))
+_PROBE = np.arange(256 * 67 * 3, dtype=np.int64).reshape(256, 67, 3) * 7 % 256
+_LINEAR_LUT = np.array_equal(
+    _linear(_PROBE.astype(np.uint8)).view(np.uint32), cv2.LUT(_PROBE.astype(np.uint8), _LINEAR).view(np.uint32)
+)
 
 
 def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -41,8 +56,8 @@ def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tu
     inside = (xs >= 0) & (ys >= 0) & (xs <= w - 1) & (ys <= h - 1)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return np.zeros(a.shape, np.float32), np.zeros(a.shape, bool)
-    crop = frame_bgr[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
-    lin = crop**2.2
+    crop = frame_bgr[y0:y1, x0:x1]
+    lin = cv2.LUT(crop, _LINEAR) if _LINEAR_LUT and crop.dtype == np.uint8 and crop.ndim == 3 else _linear(crop)
     lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
     sampled = cv2.remap(
         lum,
@@ -68,6 +83,39 @@ def _swept_square(da: np.ndarray, db: np.ndarray, d: tuple[float, float], half: 
     return lo <= hi
 
 
+def _near(
+    a: np.ndarray, b: np.ndarray, c: float, r: float, lo: tuple[float, float], hi: tuple[float, float]
+) -> tuple[slice, slice]:
+    """The rows and columns of the lattice points ``a``, ``b`` (a meshgrid: columns along ``a``'s rows) whose
+    offsets from (``c``, ``r``) may lie within ``lo`` .. ``hi`` (each (column, row)), with a margin of a quarter
+    pitch: a window outside which a shape there has no point (its test needs asking only inside)."""
+    cols = np.flatnonzero((a[0] - c >= lo[0] - 0.25) & (a[0] - c <= hi[0] + 0.25))
+    rows = np.flatnonzero((b[:, 0] - r >= lo[1] - 0.25) & (b[:, 0] - r <= hi[1] + 0.25))
+    if not len(cols) or not len(rows):
+        return slice(0, 0), slice(0, 0)
+    return slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)
+
+
+def _swept_at(a: np.ndarray, b: np.ndarray, c: float, r: float, d: tuple[float, float], half: float) -> np.ndarray:
+    """``_swept_square(a - c, b - r, d, half)`` on the lattice points ``a``, ``b`` (a meshgrid), asked only in the
+    window the swept square can reach (the same test on the same differences there; False outside)."""
+    out = np.zeros(a.shape, bool)
+    ys, xs = _near(
+        a, b, c, r, (min(0.0, d[0]) - half, min(0.0, d[1]) - half), (max(0.0, d[0]) + half, max(0.0, d[1]) + half)
+    )
+    out[ys, xs] = _swept_square(a[ys, xs] - c, b[ys, xs] - r, d, half)
+    return out
+
+
+def _square_at(a: np.ndarray, b: np.ndarray, c: float, r: float, half: float) -> np.ndarray:
+    """``(|a - c| <= half) & (|b - r| <= half)`` on the lattice points ``a``, ``b`` (a meshgrid), asked only in its
+    window (False outside)."""
+    out = np.zeros(a.shape, bool)
+    ys, xs = _near(a, b, c, r, (-half, -half), (half, half))
+    out[ys, xs] = (np.abs(a[ys, xs] - c) <= half) & (np.abs(b[ys, xs] - r) <= half)
+    return out
+
+
 def _others_shadows(
     grid: Any, others: np.ndarray, a: np.ndarray, b: np.ndarray, d: tuple[float, float], settings: Any
 ) -> np.ndarray:
@@ -81,9 +129,84 @@ def _others_shadows(
     near = (ab >= lo).all(1) & (ab <= hi).all(1) & ~on_cell
     out = np.zeros(a.shape, bool)
     for c, r in ab[near]:
-        out |= _swept_square(a - c, b - r, d, settings.solid_half)
-        out |= (np.abs(a - c) <= settings.solid_other_half) & (np.abs(b - r) <= settings.solid_other_half)
+        out |= _swept_at(a, b, c, r, d, settings.solid_half)
+        out |= _square_at(a, b, c, r, settings.solid_other_half)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _offset_kernels(
+    step: float, half: float, lengths: tuple[float, ...]
+) -> tuple[int, tuple[tuple[float, float], ...], np.ndarray]:
+    """The learnt shadow's offsets (directions 22.5 degrees apart, outer, by ``lengths``, inner: the order they are
+    tried in) and each one's swept square on a window of ``2k + 1`` sample points (``step`` pitches) around a cube's
+    centre, packed eight offsets to a byte ((window, window, bytes), offset ``o`` at bit ``o % 8`` of byte ``o // 8``),
+    read only. The same for every frame: made once, not 64 times a call; packed, the shadows of all offsets are laid
+    and gathered a byte for eight."""
+    reach = half + max(lengths)
+    k = int(np.ceil(reach / step))
+    ka, kb = np.meshgrid(np.arange(-k, k + 1) * step, np.arange(-k, k + 1) * step)
+    offsets, kernels = [], []
+    for ang in _DIRECTIONS:
+        for length in lengths:
+            d = (float(np.cos(ang) * length), float(np.sin(ang) * length))
+            offsets.append(d)
+            kernels.append(_swept_square(ka, kb, d, half))
+    packed = np.ascontiguousarray(np.packbits(np.stack(kernels), axis=0, bitorder="little").transpose(1, 2, 0))
+    packed.flags.writeable = False
+    return k, tuple(offsets), packed
+
+
+def _mean2(x: Any, y: Any) -> Any:
+    """``np.median``'s mean of its middle two values (or of its one, (x + x) / 2 == x), elementwise: their sum halved
+    in their own type, as np.mean of two values of that type gives it."""
+    return (x + y) / x.dtype.type(2)
+
+
+def _learnt_shadow(
+    lum: np.ndarray, table: np.ndarray, cubes: Sequence[int], cells: Sequence[tuple[int, int]], settings: Any, n: int
+) -> tuple[float, tuple[float, float], np.ndarray] | None:
+    """The offset whose predicted shadows of the verified ``cubes`` are darkest against the lit ``table`` (medians of
+    ``lum``): (darkness, offset, its shadow mask), the first best in the offsets' order, or None when no offset leaves
+    ``solid_min_area`` of both. The table's values are sorted once and each offset's two medians picked by rank (the
+    same numbers as np.median of the masked values, without 128 selections a call)."""
+    step = settings.solid_step
+    min_points = settings.solid_min_area / step**2
+    k, offsets, kernels = _offset_kernels(step, settings.solid_half, tuple(settings.solid_lengths))
+    shadows = np.zeros((n, n, kernels.shape[2]), np.uint8)  # all offsets' shadows, packed as the kernels
+    for i in cubes:
+        x = round((cells[i][0] + settings.solid_margin) / step)
+        y = round((cells[i][1] + settings.solid_margin) / step)
+        x0, y0 = max(0, x - k), max(0, y - k)
+        x1, y1 = min(n, x + k + 1), min(n, y + k + 1)
+        shadows[y0:y1, x0:x1] |= kernels[y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
+    where = np.flatnonzero(table)
+    values = lum.ravel()[where]
+    order = np.argsort(values, kind="stable")
+    values, where = values[order], where[order]
+    size = len(where)
+    counted = np.arange(size)
+    best: tuple[float, tuple[float, float], np.ndarray] | None = None
+    on_table = np.ascontiguousarray(shadows.reshape(n * n, -1)[where].T)
+    by_rank = np.unpackbits(on_table, axis=0, count=len(offsets), bitorder="little").view(bool)
+    for o, row in enumerate(by_rank):  # each offset's shadow on the table's points by lightness
+        at = np.flatnonzero(row)  # the shadow's ranks
+        n_dark = len(at)
+        n_lit = size - n_dark
+        if n_dark < min_points or n_lit < min_points:
+            continue
+        # the medians: the middle one or two ranks; the k-th lit rank is k + the shadow's ranks with at most k lit
+        # ranks before them
+        dark_level = _mean2(values[at[(n_dark - 1) // 2]], values[at[n_dark // 2]])
+        ks = np.array([(n_lit - 1) // 2, n_lit // 2])
+        lit = ks + np.searchsorted(at - counted[:n_dark], ks, side="right")
+        f = float(_mean2(values[lit[0]], values[lit[1]]) - dark_level)
+        if best is None or f > best[0]:
+            best = (f, offsets[o], o)
+    if best is None:
+        return None
+    o = best[2]
+    return best[0], best[1], (shadows[..., o // 8] >> (o % 8) & 1).astype(bool)
 
 
 def cast_shadow_cells(
@@ -129,38 +252,13 @@ def cast_shadow_cells(
         c, r = cells[i]
         near_asked |= (np.abs(a - c) <= 1.0) & (np.abs(b - r) <= 1.0)
     table = inside & ~squares & ~near_asked
-    best: tuple[float, tuple[float, float], np.ndarray] | None = None
-    # (a cube's shadow is the same shape at every cell, whose centres fall on sample points: made once per offset
-    # on a small window and laid at each verified cube's cell)
-    reach = settings.solid_half + max(settings.solid_lengths)
-    k = int(np.ceil(reach / step))
-    ka, kb = np.meshgrid(np.arange(-k, k + 1) * step, np.arange(-k, k + 1) * step)
-    n = len(axis)
-    at = [
-        (round((cells[i][0] + settings.solid_margin) / step), round((cells[i][1] + settings.solid_margin) / step))
-        for i in cubes
-    ]
-    for ang in _DIRECTIONS:
-        for length in settings.solid_lengths:
-            d = (float(np.cos(ang) * length), float(np.sin(ang) * length))
-            kernel = _swept_square(ka, kb, d, settings.solid_half)
-            shadow = np.zeros(a.shape, bool)
-            for x, y in at:
-                x0, y0 = max(0, x - k), max(0, y - k)
-                x1, y1 = min(n, x + k + 1), min(n, y + k + 1)
-                shadow[y0:y1, x0:x1] |= kernel[y0 - y + k : y1 - y + k, x0 - x + k : x1 - x + k]
-            dark, lit = table & shadow, table & ~shadow
-            if dark.sum() < min_points or lit.sum() < min_points:
-                continue
-            f = float(np.median(lum[lit]) - np.median(lum[dark]))
-            if best is None or f > best[0]:
-                best = (f, d, shadow)
+    best = _learnt_shadow(lum, table, cubes, cells, settings, len(axis))
     if best is None or best[0] < settings.solid_min_shadow:
         return []
     f, d, shadow = best
     if others is not None and len(others):
         shadow = shadow | _others_shadows(grid, np.asarray(others, np.float64), a, b, d, settings)
-    owns = [_swept_square(a - cells[i][0], b - cells[i][1], d, settings.solid_half) for i in asked]
+    owns = [_swept_at(a, b, cells[i][0], cells[i][1], d, settings.solid_half) for i in asked]
     any_own = np.logical_or.reduce(owns)
     out = []
     for i, own in zip(asked, owns, strict=True):
