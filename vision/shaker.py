@@ -3276,6 +3276,14 @@ class _KeptMove:
             return False
         return not left_behind(self.refused, moved, self.cell_tests, self.settings.relattice_kept_table)
 
+    def may_start(self, start: Grid, *, screen_left: bool, min_start: float) -> bool:
+        """Whether a re-read starting on ``start`` is worth screening: not (``screen_left``) leaving a plainly seen
+        cube of the refused reading behind as it starts, nor starting under ``min_start`` pitches from the refused
+        lattice (the refused lattice itself, about: settling takes it back, not kept)."""
+        if screen_left and left_behind(self.refused, start, self.cell_tests, self.settings.relattice_kept_table):
+            return False
+        return moved_by(self.refused, start) >= min_start
+
     def never(self, grid: Grid) -> bool:
         """Whether no window of ``grid`` moved by up to three rows and three columns can be kept: each lies surely
         under ``relattice_min_shift`` pitches from the refused lattice or surely leaves a plainly seen cube of it
@@ -3367,11 +3375,10 @@ def relattice(
             if face is not None and face[1] <= settings.max_extent:
                 faces.append((t["row"], t["col"], face[0]))
     looks = []
+    kept = _kept_move(grid, cell_tests, settings)
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
-        if settings.relattice_screen_left and left_behind(grid, move, cell_tests, settings.relattice_kept_table):
+        if not kept.may_start(move, screen_left=settings.relattice_screen_left, min_start=settings.relattice_min_start):
             continue
-        if moved_by(grid, move) < settings.relattice_min_start:
-            continue  # (the refused lattice itself, about: settling takes it back, not kept)
         screened = _verified(
             work, frame_bgr, on_lattice(move, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
         )
@@ -3379,7 +3386,6 @@ def relattice(
         if verified >= settings.relattice_screen_cubes:
             looks.append((-verified, i, move, screened))
 
-    kept = _kept_move(grid, cell_tests, settings)
     for _, i, move, screened in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
         again = _read_from(frame_bgr, palette, rotation, settings, shaker, work, (move, j), kept, screened)
         if not again.valid or not kept(again.debug["grid"]):
@@ -3439,22 +3445,21 @@ def read_made_lattices(
     except GridNotFound:
         return None
     looks = []
+    kept = _kept_move(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
     for i, (grid, j) in enumerate(made):
         near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
-        if near and settings.made_screen_left and left_behind(refused, grid, cell_tests, settings.relattice_kept_table):
-            continue  # (a re-lattice move that leaves a plainly seen cube behind as it starts)
-        if near and moved_by(refused, grid) < settings.made_screen_min_shift:
-            continue  # (the refused lattice itself, about: settled, it lies under relattice_min_shift off, not kept)
+        if near and not kept.may_start(
+            grid, screen_left=settings.made_screen_left, min_start=settings.made_screen_min_shift
+        ):
+            continue
         screened = _verified(
             work, frame_bgr, on_lattice(grid, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
         )
         verified = sum(bool(t["cube"]) for t in screened[2])
         if verified >= settings.made_screen_cubes:
-            looks.append((-verified, -grid.score, i, grid, j, screened))
+            looks.append((-verified, -grid.score, i, grid, j, screened, near))
 
-    kept = _kept_move(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
-    for _, _, i, grid, j, screened in sorted(looks, key=lambda x: x[:3])[: settings.made_reads]:
-        near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
+    for _, _, i, grid, j, screened, near in sorted(looks, key=lambda x: x[:3])[: settings.made_reads]:
         again = _read_from(
             frame_bgr, palette, rotation, settings, shaker, work, (grid, j), kept if near else None, screened
         )
