@@ -2694,27 +2694,7 @@ def _verified(
     if found is not None:
         # (a grid of its own, as a call of its own gives: the reader tells settled lattices apart by identity)
         return replace(found[0]), found[1], [dict(t) for t in found[2]]
-    grid_v, cands_v, tests = _verify_on_work(
-        work, frame_bgr, grid, cands, palette, settings, stand_out=stand_out, faces=faces
-    )
-    # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
-    work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
-    return grid_v, cands_v, tests
-
-
-def _verify_on_work(
-    work: _FrameWork,
-    frame_bgr: np.ndarray,
-    grid: Grid,
-    cands: Candidates,
-    palette: Palette,
-    settings: ShakerSettings,
-    *,
-    stand_out: bool = False,
-    faces: bool = False,
-) -> tuple[Grid, Candidates, list[dict[str, Any]]]:
-    """:func:`verify_cells` on the frame's work, asked afresh (:func:`_verified` keeps what it gives)."""
-    return verify_cells(
+    grid_v, cands_v, tests = verify_cells(
         frame_bgr,
         grid,
         cands,
@@ -2729,6 +2709,9 @@ def _verify_on_work(
         work_lab=work.lab if faces else None,
         tops=lambda pts, rad: _tops_once(work, frame_bgr, pts, rad),
     )
+    # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
+    work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
+    return grid_v, cands_v, tests
 
 
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:

@@ -17,6 +17,7 @@ import vision.shaker as shaker
 from tests.vision.shaker_sets import set_scene
 
 SEED, INDEX = 41007, 8
+_VERIFIED = shaker._verified  # (the function itself: the no-memo reading patches the module's name)
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +26,8 @@ def frame() -> np.ndarray:
 
 
 def _no_memo_verified(work: Any, frame_bgr: np.ndarray, grid: Any, cands: Any, palette: Any, settings: Any, **kw: Any):
-    """:func:`vision.shaker._verified` without its memo: verify_cells asked every time."""
-    return shaker._verify_on_work(work, frame_bgr, grid, cands, palette, settings, **kw)
+    """:func:`vision.shaker._verified` without its memo: verify_cells asked every time (an empty memo each call)."""
+    return _VERIFIED(work._replace(memo={}), frame_bgr, grid, cands, palette, settings, **kw)
 
 
 def _no_memo_face(work: Any, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: Any):
