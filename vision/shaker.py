@@ -3293,11 +3293,6 @@ class _KeptMove:
         return bool(surely.all())
 
 
-def _kept_move(refused: Grid, cell_tests: list[dict[str, Any]], settings: ShakerSettings) -> _KeptMove:
-    """The re-lattice's keep rule for a lattice read instead of ``refused`` (:class:`_KeptMove`)."""
-    return _KeptMove(refused, cell_tests, settings)
-
-
 def _read_from(
     frame_bgr: np.ndarray,
     palette: Palette,
@@ -3358,7 +3353,7 @@ def relattice(
             if face is not None and face[1] <= settings.max_extent:
                 faces.append((t["row"], t["col"], face[0]))
     looks = []
-    kept = _kept_move(grid, cell_tests, settings)
+    kept = _KeptMove(grid, cell_tests, settings)
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
         if not kept.may_start(move, screen_left=settings.relattice_screen_left, min_start=settings.relattice_min_start):
             continue
@@ -3428,7 +3423,7 @@ def read_made_lattices(
     except GridNotFound:
         return None
     looks = []
-    kept = _kept_move(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
+    kept = _KeptMove(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
     for i, (grid, j) in enumerate(made):
         near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
         if near and not kept.may_start(
