@@ -3225,12 +3225,11 @@ def read_shaker(
         )  # (the frame's own work, the same whatever lattice wins, is not done again)
         if again.valid and again.debug["grid"].pitch >= settings.retry_pitch_ratio * grid.pitch:
             return replace(again, debug={**again.debug, "retried_without_size": j})
-    if reason is not None and settings.relattice and _start is None and not _without:
-        again = relattice(frame_bgr, palette, rotation, settings, shaker, _work, grid, cands, cell_tests, j, reason)
-        if again is not None:
-            return again
-    if reason is not None and settings.made_lattice and _start is None and not _without:
-        again = read_made_lattices(frame_bgr, palette, rotation, settings, shaker, _work, grid, cell_tests, reason)
+    if reason is not None and _start is None and not _without:
+        reread = _ReadAgain(frame_bgr, palette, rotation, settings, shaker, _work)
+        again = relattice(reread, grid, cands, cell_tests, j, reason) if settings.relattice else None
+        if again is None and settings.made_lattice:
+            again = read_made_lattices(reread, grid, cell_tests, reason)
         if again is not None:
             return again
     if reason is not None:
@@ -3293,40 +3292,49 @@ class _KeptMove:
         return bool(surely.all())
 
 
-def _read_from(
-    frame_bgr: np.ndarray,
-    palette: Palette,
-    rotation: int,
-    settings: ShakerSettings,
-    shaker: Mapping[str, int] | None,
-    work: _FrameWork,
-    start: tuple[Grid, int],
-    keep: Callable[[Grid], bool] | None,
-    screened: Any,
-) -> ShakerReading:
-    """The frame read again from ``start`` (a lattice and its size) on, its cells ``screened`` already: settled
-    and checked in full, with no lattice search, nor another size's lattice or the read-again without a size."""
-    return read_shaker(
-        frame_bgr,
-        palette,
-        rotation,
-        settings=settings,
-        shaker=shaker,
-        _without=frozenset(range(len(work.all_cands))),
-        _work=work,
-        _start=start,
-        _keep=keep,
-        _screened=screened,
-    )
+class _ReadAgain(NamedTuple):
+    """How a refused reading's frame is read again (:func:`relattice`, :func:`read_made_lattices`): the frame, its
+    palette, rotation, settings and shaker's contents as :func:`read_shaker` was asked, and the frame's work."""
+
+    frame_bgr: np.ndarray
+    palette: Palette
+    rotation: int
+    settings: ShakerSettings
+    shaker: Mapping[str, int] | None
+    work: _FrameWork
+
+    def screen(self, grid: Grid, j: int) -> tuple[int, tuple[Grid, Candidates, list[dict[str, Any]]]]:
+        """``grid``'s cells checked with size ``j``'s candidates on it (:func:`_verified`): how many verify as
+        cubes, and the check, which a read from ``grid`` (:meth:`read_from`) starts from."""
+        cands = self.work.all_cands[j]
+        on = on_lattice(grid, cands, self.settings.lattice_tolerance)
+        screened = _verified(self.work, self.frame_bgr, on, cands, self.palette, self.settings)
+        return sum(bool(t["cube"]) for t in screened[2]), screened
+
+    def read_from(
+        self,
+        start: tuple[Grid, int],
+        keep: Callable[[Grid], bool] | None,
+        screened: tuple[Grid, Candidates, list[dict[str, Any]]],
+    ) -> ShakerReading:
+        """The frame read again from ``start`` (a lattice and its size) on, its cells ``screened`` already: settled
+        and checked in full, with no lattice search, nor another size's lattice or the read-again without a size."""
+        return read_shaker(
+            self.frame_bgr,
+            self.palette,
+            self.rotation,
+            settings=self.settings,
+            shaker=self.shaker,
+            _without=frozenset(range(len(self.work.all_cands))),
+            _work=self.work,
+            _start=start,
+            _keep=keep,
+            _screened=screened,
+        )
 
 
 def relattice(
-    frame_bgr: np.ndarray,
-    palette: Palette,
-    rotation: int,
-    settings: ShakerSettings,
-    shaker: Mapping[str, int] | None,
-    work: _FrameWork,
+    reread: _ReadAgain,
     grid: Grid,
     cands: Candidates,
     cell_tests: list[dict[str, Any]],
@@ -3339,9 +3347,9 @@ def relattice(
     plainly seen cube of it behind (:func:`vision.shaker_lattice.left_behind`) wins; None when none. A reading
     refused for a cube out of line only with ``relattice_out_of_line`` (a knocked-out cube a moved lattice would
     take in: the moved lattice must still move as far and leave no plainly seen cube behind)."""
+    settings, work = reread.settings, reread.work
     if reason.startswith("a cube is out of line") and not settings.relattice_out_of_line:
         return None
-    all_cands = work.all_cands
     n_cubes = sum(bool(t["cube"]) for t in cell_tests)
     if n_cubes < settings.relattice_min_cubes:
         return None
@@ -3357,15 +3365,12 @@ def relattice(
     for i, move in enumerate(lattice_moves(grid, faces, settings.relattice_scales, settings.relattice_shifts)):
         if not kept.may_start(move, screen_left=settings.relattice_screen_left, min_start=settings.relattice_min_start):
             continue
-        screened = _verified(
-            work, frame_bgr, on_lattice(move, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
-        )
-        verified = sum(bool(t["cube"]) for t in screened[2])
+        verified, screened = reread.screen(move, j)
         if verified >= settings.relattice_screen_cubes:
             looks.append((-verified, i, move, screened))
 
     for _, i, move, screened in sorted(looks, key=lambda x: x[:2])[: settings.relattice_reads]:
-        again = _read_from(frame_bgr, palette, rotation, settings, shaker, work, (move, j), kept, screened)
+        again = reread.read_from((move, j), kept, screened)
         if not again.valid or not kept(again.debug["grid"]):
             continue
         return replace(again, debug={**again.debug, "relattice": {"refused": reason, "move": i, "cubes": n_cubes}})
@@ -3403,12 +3408,7 @@ def made_lattices(
 
 
 def read_made_lattices(
-    frame_bgr: np.ndarray,
-    palette: Palette,
-    rotation: int,
-    settings: ShakerSettings,
-    shaker: Mapping[str, int] | None,
-    work: _FrameWork,
+    reread: _ReadAgain,
     refused: Grid,
     cell_tests: list[dict[str, Any]],
     reason: str,
@@ -3417,9 +3417,9 @@ def read_made_lattices(
     least ``made_screen_cubes``) are settled and checked in full, as a re-lattice move is; the first read whole
     wins, None when none. (On the true lattice, main's refused complete patterns on a wrong-pitch lattice read
     right 45 times in 60; no refused incomplete one of 100 was accepted.)"""
-    all_cands = work.all_cands
+    settings = reread.settings
     try:
-        made = made_lattices(work, refused, settings)
+        made = made_lattices(reread.work, refused, settings)
     except GridNotFound:
         return None
     looks = []
@@ -3430,17 +3430,12 @@ def read_made_lattices(
             grid, screen_left=settings.made_screen_left, min_start=settings.made_screen_min_shift
         ):
             continue
-        screened = _verified(
-            work, frame_bgr, on_lattice(grid, all_cands[j], settings.lattice_tolerance), all_cands[j], palette, settings
-        )
-        verified = sum(bool(t["cube"]) for t in screened[2])
+        verified, screened = reread.screen(grid, j)
         if verified >= settings.made_screen_cubes:
             looks.append((-verified, -grid.score, i, grid, j, screened, near))
 
     for _, _, i, grid, j, screened, near in sorted(looks, key=lambda x: x[:3])[: settings.made_reads]:
-        again = _read_from(
-            frame_bgr, palette, rotation, settings, shaker, work, (grid, j), kept if near else None, screened
-        )
+        again = reread.read_from((grid, j), kept if near else None, screened)
         if not again.valid or (near and not kept(again.debug["grid"])):
             continue
         extents = [t["extent"] for t in again.debug["cell_tests"] if t["cube"] and "extent" in t]

@@ -15,10 +15,12 @@ from .shaker_sets import set_scene
 
 
 def _read_counting(frame, settings):
-    """The reading and how many cell screens (``_verified``) and re-reads (``_read_from``) it made."""
+    """The reading and how many cell screens (``_verified``) and re-reads (``_ReadAgain.read_from``) it made."""
     with (
         mock.patch.object(shaker, "_verified", wraps=shaker._verified) as verified,
-        mock.patch.object(shaker, "_read_from", wraps=shaker._read_from) as reads,
+        mock.patch.object(
+            shaker._ReadAgain, "read_from", autospec=True, side_effect=shaker._ReadAgain.read_from
+        ) as reads,
     ):
         reading = read_shaker(frame, settings=settings)
     return reading, verified.call_count, reads.call_count

@@ -21,7 +21,7 @@ from .shaker_sets import set_scene
 def _read_counting(frame, settings):
     """The reading, each re-read's (valid, reason), the best_window calls made and how often a re-read stopped."""
     reads: list[tuple[bool, str | None]] = []
-    read_from = shaker._read_from
+    read_from = shaker._ReadAgain.read_from
 
     def counted(*args, **kwargs):
         again = read_from(*args, **kwargs)
@@ -29,7 +29,7 @@ def _read_counting(frame, settings):
         return again
 
     with (
-        mock.patch.object(shaker, "_read_from", side_effect=counted),
+        mock.patch.object(shaker._ReadAgain, "read_from", autospec=True, side_effect=counted),
         mock.patch.object(shaker, "best_window", wraps=shaker.best_window) as windows,
         mock.patch.object(shaker._KeptMove, "never", autospec=True, side_effect=shaker._KeptMove.never) as never,
     ):
