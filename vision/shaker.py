@@ -847,6 +847,11 @@ class ShakerSettings:
     # settles ended on 115 distinct lattices (near the refused one, not on it). False: as before
     settle_stop_not_kept: bool = True
 
+    # helper E: the accepted path's lattice stage, cheaper
+    # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
+    # than nine: it was asked only for the count around, kept in debug as None). False: as before
+    settle_nine_no_window: bool = False
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -2902,7 +2907,10 @@ def read_shaker(
     def settle(grid: Grid, cands: Candidates, cell_tests: list[dict[str, Any]], j: int) -> Settled:
         """The lattice's window moved by a row or column when the cubes say so, refitted to the cubes' top
         faces, and its cells' last check; with the cubes counted around it and the size's index."""
-        shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
+        if settings.settle_nine_no_window and all_cubes(cell_tests):
+            shifted, around = grid, None  # (no window can hold more cubes than nine: none is looked at)
+        else:
+            shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
         if shifted is not grid:
             grid_s, cands_s, tests_s = _verified(_work, frame_bgr, shifted, cands, palette, settings)
             # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
