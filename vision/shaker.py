@@ -851,6 +851,11 @@ class ShakerSettings:
     # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
     settle_nine_no_window: bool = False
+    # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
+    # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
+    # one judged (the other sizes' lattices are not built, measured or checked). Should that reading be refused, the
+    # frame is read again as before (every size; the frame's work and verified cells reused). False: as before
+    early_plain_nine: bool = False
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2719,6 +2724,37 @@ def _verified(
     return grid_v, cands_v, tests
 
 
+def _plain_nine(
+    work: _FrameWork,
+    frame_bgr: np.ndarray,
+    all_cands: list[Candidates],
+    hypotheses: list[Hypotheses | GridNotFound],
+    palette: Palette,
+    settings: ShakerSettings,
+) -> tuple[tuple[Iterator[Grid], Candidates, int], tuple[Grid, Candidates, int]] | None:
+    """The size whose best hypothesis scores highest, its first lattice (its search and the lattice) when that
+    lattice's nine cells verify as cubes with their outlines found (early_plain_nine): most frames' pattern, read
+    without the other sizes' lattices built and judged. None otherwise (every size is then searched as before)."""
+    sizes = [
+        (float(h.scores.max()), j)
+        for j, h in enumerate(hypotheses)
+        if not isinstance(h, GridNotFound) and len(all_cands[j].xy) >= settings.min_support
+    ]
+    if not sizes:
+        return None
+    j = max(sizes, key=lambda s: (s[0], -s[1]))[1]  # (the first size of the best score)
+    cands = all_cands[j]
+    search = lattices(cands, settings, hypotheses[j])
+    try:
+        grid = next(search)
+    except GridNotFound:
+        return None
+    _, _, tests = _verified(work, frame_bgr, grid, cands, palette, settings)
+    if len(tests) != 9 or not all(t["cube"] and t["outline"] for t in tests):
+        return None
+    return (search, cands, j), (grid, cands, j)
+
+
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
     """Arrays' numbers as a key (dtype, shape and bytes; None as itself)."""
     out = []
@@ -2765,6 +2801,7 @@ def read_shaker(
     _start: tuple[Grid, int] | None = None,
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
+    _early: bool | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2792,6 +2829,8 @@ def read_shaker(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
+    if _early is None:  # (the first read of a frame only: not a retry's or a re-lattice's)
+        _early = settings.early_plain_nine and not _without and _start is None
 
     def assess(
         grid: Grid, cands: Candidates, j: int, measures: tuple[float, float, float] | None = None
@@ -2818,7 +2857,12 @@ def read_shaker(
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
     hypotheses = lattice_hypotheses(tried, settings) if searched else []
+    plain = _plain_nine(_work, frame_bgr, all_cands, hypotheses, palette, settings) if searched and _early else None
     for j, cands in enumerate(all_cands):
+        if plain is not None:  # (a plain nine on the best-scored size's lattice: the other sizes not searched)
+            searches.append(plain[0])
+            firsts.append(plain[1])
+            break
         if len(cands.xy) < settings.min_support or j in _without:
             continue
         search = lattices(cands, settings, hypotheses[j])
@@ -2836,6 +2880,8 @@ def read_shaker(
         fit = assess(grid, cands, j, measures)
         if fit is not None:
             fits.append(fit)
+    if plain is not None and not fits:  # (the plain nine's lattice not judged a grid: every size's, as before)
+        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _early=False)
 
     def alternatives() -> list[tuple[float, Grid, Candidates, int]]:
         """The sizes' next best distinct lattices (``lattices_per_size`` in all), most plausible first."""
@@ -3219,6 +3265,8 @@ def read_shaker(
     # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
     if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
+    if reason is not None and plain is not None:  # (refused on the first plain nine: read as before, every size's)
+        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _early=False)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)
     if (
