@@ -851,6 +851,9 @@ class ShakerSettings:
     # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
     settle_nine_no_window: bool = False
+    # a refit (refine_grid) moving no cell's centre by this many pitches or more keeps the lattice and its cell tests
+    # as they were (not verified again; its faces' offsets are then the refit's own looks). 0.0: off (as before)
+    refine_keep_below: float = 0.0
     # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
     # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
     # one judged (the other sizes' lattices are not built, measured or checked). Should that reading be refused, the
@@ -1869,6 +1872,15 @@ def refine_grid(
             cells[r][c] = -1  # no outline found on the new lattice: the cell's colour decides
     support = sum(1 for row in cells for k in row if k >= 0)
     return replace(new_grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), cands
+
+
+def _moved_less(grid: Grid, other: Grid, pitches: float) -> bool:
+    """Whether every cell centre of ``other`` lies under ``pitches`` (of ``grid``'s pitch) from ``grid``'s: a refit
+    that small changes no cell's look enough to be worth verifying again (refine_keep_below)."""
+    rc = _CELL_CR
+    a = grid.origin + rc[:, 0:1] * grid.col_step + rc[:, 1:2] * grid.row_step
+    b = other.origin + rc[:, 0:1] * other.col_step + rc[:, 1:2] * other.row_step
+    return float(np.hypot(*(a - b).T).max()) < pitches * grid.pitch
 
 
 def best_window(
@@ -2976,6 +2988,8 @@ def read_shaker(
             )
             if refined is grid:
                 break
+            if settings.refine_keep_below > 0 and _moved_less(grid, refined, settings.refine_keep_below):
+                break  # (the refit hardly moves a cell: the lattice and its cell tests are kept)
             grid_r, cands_r, tests_r = _verified(_work, frame_bgr, refined, cands_r, palette, settings)
             if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
                 break
