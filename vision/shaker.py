@@ -857,7 +857,10 @@ class ShakerSettings:
     # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
     # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
     # one judged (the other sizes' lattices are not built, measured or checked). Should that reading be refused, the
-    # frame is read again as before (every size; the frame's work and verified cells reused). False: as before
+    # frame is read again as before (every size; the frame's work and verified cells reused). Not on a busy table (its
+    # edges lift find_cubes' threshold above response_min: a gingham), where on the 30 tuning sets it accepted an
+    # incomplete pattern (t41021 0338: an empty cell's outlined check read as a white cube, which the more plausible
+    # lattice of another size refused). False: as before
     early_plain_nine: bool = False
 
 
@@ -2746,7 +2749,13 @@ def _plain_nine(
 ) -> tuple[tuple[Iterator[Grid], Candidates, int], tuple[Grid, Candidates, int]] | None:
     """The size whose best hypothesis scores highest, its first lattice (its search and the lattice) when that
     lattice's nine cells verify as cubes with their outlines found (early_plain_nine): most frames' pattern, read
-    without the other sizes' lattices built and judged. None otherwise (every size is then searched as before)."""
+    without the other sizes' lattices built and judged. None otherwise (every size is then searched as before), and
+    on a busy table (the frame's edges lift find_cubes' threshold above response_min: a gingham's checks), where
+    another size's lattice, judged more plausible, can refuse what the first took for a cube (an empty cell's
+    outlined check: s41021 0338 was so read as a white cube, an incomplete pattern accepted)."""
+    edges = work.g_sum[-1, -1] / ((work.g_sum.shape[0] - 1) * (work.g_sum.shape[1] - 1))  # (the mean edge strength)
+    if settings.response_noise_factor * float(edges) > settings.response_min:
+        return None  # (a busy table, its edges lifting the finder's threshold: sizes' lattices compete on its print)
     sizes = [
         (float(h.scores.max()), j)
         for j, h in enumerate(hypotheses)

@@ -75,3 +75,26 @@ def test_a_frame_short_of_a_plain_nine_is_read_as_before() -> None:
     assert _same(after, before)
     assert after.valid == truth["valid"]
     assert searched_after == searched_before + 1
+
+
+def test_no_early_read_on_a_busy_table() -> None:
+    # a table whose edges lift find_cubes' threshold above response_min (a gingham's checks) is searched size by size:
+    # there another size's more plausible lattice can refuse an empty cell's outlined check that the first size's
+    # lattice took for a cube (t41021 0338). Here s41001 0002's plain table made "busy" by a response_min under its
+    # edges' threshold: every size is searched, as with the rule off
+    frame, _ = set_scene(41001, 2)
+    busy_off = dataclasses.replace(_OFF, response_min=0.0)
+    busy_on = dataclasses.replace(_ON, response_min=0.0)
+    calls = []
+    plain_nine = shaker._plain_nine
+
+    def counted(*args, **kwargs):
+        found = plain_nine(*args, **kwargs)
+        calls.append(found is not None)
+        return found
+
+    before, searched_before, _ = _read_counting(frame, busy_off)
+    with mock.patch.object(shaker, "_plain_nine", side_effect=counted):
+        after, searched_after, _ = _read_counting(frame, busy_on)
+    assert calls == [False] and _same(after, before)
+    assert searched_after == searched_before  # (no lattice built before the sizes' search)
