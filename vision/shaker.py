@@ -850,9 +850,13 @@ class ShakerSettings:
     # helper E: the accepted path's lattice stage, cheaper
     # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
-    settle_nine_no_window: bool = False
+    settle_nine_no_window: bool = True
     # a refit (refine_grid) moving no cell's centre by this many pitches or more keeps the lattice and its cell tests
-    # as they were (not verified again; its faces' offsets are then the refit's own looks). 0.0: off (as before)
+    # as they were (not verified again; its faces' offsets are then the refit's own looks). Refits move cells 0.02-0.24
+    # pitches (median 0.09, 95 accepted frames). A trade, left off: with 0.075 (CPU -0.20 ms an accepted frame) all 30
+    # tuning sets against the other two settings on: exact -6 (4 FR -> exact, 10 exact -> FR, mostly '8 cubes in the
+    # grid'), incomplete accepted -3 (6 refused, 3 accepted), wrong 3 -> 3; 0.05: t41001-t41006 unchanged, -0.08 ms;
+    # 0.1: t41001-t41006 exact -3, incomplete accepted -3. 0.0: off (as before)
     refine_keep_below: float = 0.0
     # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
     # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
@@ -860,8 +864,13 @@ class ShakerSettings:
     # frame is read again as before (every size; the frame's work and verified cells reused). Not on a busy table (its
     # edges lift find_cubes' threshold above response_min: a gingham), where on the 30 tuning sets it accepted an
     # incomplete pattern (t41021 0338: an empty cell's outlined check read as a white cube, which the more plausible
-    # lattice of another size refused). False: as before
-    early_plain_nine: bool = False
+    # lattice of another size refused). With settle_nine_no_window, all 15000 frames of the 30 tuning sets against
+    # main (55b6883): exact 11135 -> 11137 (t41021 0092 wood, t41023 0210 plain: FR -> exact; the busy rule also left
+    # t41026 0444, gingham, FR as before), incomplete accepted 55 -> 55, wrong 3 -> 3, nothing else changed; untouched
+    # seeds 161651/161652 (500): no reading changed. CPU (in-process, alternating): 240 accepted frames of
+    # t41007/t41008 median 15.10 -> 14.15 ms (per frame -0.89); 120 refused frames of t41009/t41010 47.6 -> 48.0 ms
+    # (+0.26: the plain nine tried, or found and refused and read again). False: as before
+    early_plain_nine: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
