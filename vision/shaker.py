@@ -847,6 +847,31 @@ class ShakerSettings:
     # settles ended on 115 distinct lattices (near the refused one, not on it). False: as before
     settle_stop_not_kept: bool = True
 
+    # helper E: the accepted path's lattice stage, cheaper
+    # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
+    # than nine: it was asked only for the count around, kept in debug as None). False: as before
+    settle_nine_no_window: bool = True
+    # a refit (refine_grid) moving no cell's centre by this many pitches or more keeps the lattice and its cell tests
+    # as they were (not verified again; its faces' offsets are then the refit's own looks). Refits move cells 0.02-0.24
+    # pitches (median 0.09, 95 accepted frames). A trade, left off: with 0.075 (CPU -0.20 ms an accepted frame) all 30
+    # tuning sets against the other two settings on: exact -6 (4 FR -> exact, 10 exact -> FR, mostly '8 cubes in the
+    # grid'), incomplete accepted -3 (6 refused, 3 accepted), wrong 3 -> 3; 0.05: t41001-t41006 unchanged, -0.08 ms;
+    # 0.1: t41001-t41006 exact -3, incomplete accepted -3. 0.0: off (as before)
+    refine_keep_below: float = 0.0
+    # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
+    # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
+    # one judged (the other sizes' lattices are not built, measured or checked). Should that reading be refused, the
+    # frame is read again as before (every size; the frame's work and verified cells reused). Not on a busy table (its
+    # edges lift find_cubes' threshold above response_min: a gingham), where on the 30 tuning sets it accepted an
+    # incomplete pattern (t41021 0338: an empty cell's outlined check read as a white cube, which the more plausible
+    # lattice of another size refused). With settle_nine_no_window, all 15000 frames of the 30 tuning sets against
+    # main (55b6883): exact 11135 -> 11137 (t41021 0092 wood, t41023 0210 plain: FR -> exact; the busy rule also left
+    # t41026 0444, gingham, FR as before), incomplete accepted 55 -> 55, wrong 3 -> 3, nothing else changed; untouched
+    # seeds 161651/161652 (500): no reading changed. CPU (in-process, alternating): 240 accepted frames of
+    # t41007/t41008 median 15.10 -> 14.15 ms (per frame -0.89); 120 refused frames of t41009/t41010 47.6 -> 48.0 ms
+    # (+0.26: the plain nine tried, or found and refused and read again). False: as before
+    early_plain_nine: bool = True
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -1861,6 +1886,15 @@ def refine_grid(
     return replace(new_grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), cands
 
 
+def _moved_less(grid: Grid, other: Grid, pitches: float) -> bool:
+    """Whether every cell centre of ``other`` lies under ``pitches`` (of ``grid``'s pitch) from ``grid``'s: a refit
+    that small changes no cell's look enough to be worth verifying again (refine_keep_below)."""
+    rc = _CELL_CR
+    a = grid.origin + rc[:, 0:1] * grid.col_step + rc[:, 1:2] * grid.row_step
+    b = other.origin + rc[:, 0:1] * other.col_step + rc[:, 1:2] * other.row_step
+    return float(np.hypot(*(a - b).T).max()) < pitches * grid.pitch
+
+
 def best_window(
     frame_bgr: np.ndarray,
     grid: Grid,
@@ -2714,6 +2748,43 @@ def _verified(
     return grid_v, cands_v, tests
 
 
+def _plain_nine(
+    work: _FrameWork,
+    frame_bgr: np.ndarray,
+    all_cands: list[Candidates],
+    hypotheses: list[Hypotheses | GridNotFound],
+    palette: Palette,
+    settings: ShakerSettings,
+) -> tuple[tuple[Iterator[Grid], Candidates, int], tuple[Grid, Candidates, int]] | None:
+    """The size whose best hypothesis scores highest, its first lattice (its search and the lattice) when that
+    lattice's nine cells verify as cubes with their outlines found (early_plain_nine): most frames' pattern, read
+    without the other sizes' lattices built and judged. None otherwise (every size is then searched as before), and
+    on a busy table (the frame's edges lift find_cubes' threshold above response_min: a gingham's checks), where
+    another size's lattice, judged more plausible, can refuse what the first took for a cube (an empty cell's
+    outlined check: s41021 0338 was so read as a white cube, an incomplete pattern accepted)."""
+    edges = work.g_sum[-1, -1] / ((work.g_sum.shape[0] - 1) * (work.g_sum.shape[1] - 1))  # (the mean edge strength)
+    if settings.response_noise_factor * float(edges) > settings.response_min:
+        return None  # (a busy table, its edges lifting the finder's threshold: sizes' lattices compete on its print)
+    sizes = [
+        (float(h.scores.max()), j)
+        for j, h in enumerate(hypotheses)
+        if not isinstance(h, GridNotFound) and len(all_cands[j].xy) >= settings.min_support
+    ]
+    if not sizes:
+        return None
+    j = max(sizes, key=lambda s: (s[0], -s[1]))[1]  # (the first size of the best score)
+    cands = all_cands[j]
+    search = lattices(cands, settings, hypotheses[j])
+    try:
+        grid = next(search)
+    except GridNotFound:
+        return None
+    _, _, tests = _verified(work, frame_bgr, grid, cands, palette, settings)
+    if len(tests) != 9 or not all(t["cube"] and t["outline"] for t in tests):
+        return None
+    return (search, cands, j), (grid, cands, j)
+
+
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
     """Arrays' numbers as a key (dtype, shape and bytes; None as itself)."""
     out = []
@@ -2760,6 +2831,7 @@ def read_shaker(
     _start: tuple[Grid, int] | None = None,
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
+    _early: bool | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2787,6 +2859,8 @@ def read_shaker(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
+    if _early is None:  # (the first read of a frame only: not a retry's or a re-lattice's)
+        _early = settings.early_plain_nine and not _without and _start is None
 
     def assess(
         grid: Grid, cands: Candidates, j: int, measures: tuple[float, float, float] | None = None
@@ -2813,7 +2887,12 @@ def read_shaker(
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
     hypotheses = lattice_hypotheses(tried, settings) if searched else []
+    plain = _plain_nine(_work, frame_bgr, all_cands, hypotheses, palette, settings) if searched and _early else None
     for j, cands in enumerate(all_cands):
+        if plain is not None:  # (a plain nine on the best-scored size's lattice: the other sizes not searched)
+            searches.append(plain[0])
+            firsts.append(plain[1])
+            break
         if len(cands.xy) < settings.min_support or j in _without:
             continue
         search = lattices(cands, settings, hypotheses[j])
@@ -2831,6 +2910,8 @@ def read_shaker(
         fit = assess(grid, cands, j, measures)
         if fit is not None:
             fits.append(fit)
+    if plain is not None and not fits:  # (the plain nine's lattice not judged a grid: every size's, as before)
+        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _early=False)
 
     def alternatives() -> list[tuple[float, Grid, Candidates, int]]:
         """The sizes' next best distinct lattices (``lattices_per_size`` in all), most plausible first."""
@@ -2902,7 +2983,10 @@ def read_shaker(
     def settle(grid: Grid, cands: Candidates, cell_tests: list[dict[str, Any]], j: int) -> Settled:
         """The lattice's window moved by a row or column when the cubes say so, refitted to the cubes' top
         faces, and its cells' last check; with the cubes counted around it and the size's index."""
-        shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
+        if settings.settle_nine_no_window and all_cubes(cell_tests):
+            shifted, around = grid, None  # (no window can hold more cubes than nine: none is looked at)
+        else:
+            shifted, around = best_window(frame_bgr, grid, cands, table_lab8, scale, palette, settings, lab_sum=lab_sum)
         if shifted is not grid:
             grid_s, cands_s, tests_s = _verified(_work, frame_bgr, shifted, cands, palette, settings)
             # the cell-by-cell check has the last word: a window with fewer cubes is not the pattern's
@@ -2922,6 +3006,8 @@ def read_shaker(
             )
             if refined is grid:
                 break
+            if settings.refine_keep_below > 0 and _moved_less(grid, refined, settings.refine_keep_below):
+                break  # (the refit hardly moves a cell: the lattice and its cell tests are kept)
             grid_r, cands_r, tests_r = _verified(_work, frame_bgr, refined, cands_r, palette, settings)
             if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
                 break
@@ -3211,6 +3297,8 @@ def read_shaker(
     # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
     if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
+    if reason is not None and plain is not None:  # (refused on the first plain nine: read as before, every size's)
+        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _early=False)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)
     if (
