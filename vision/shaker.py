@@ -847,17 +847,10 @@ class ShakerSettings:
     # settles ended on 115 distinct lattices (near the refused one, not on it). False: as before
     settle_stop_not_kept: bool = True
 
-    # helper E: the accepted path's lattice stage, cheaper
+    # the read frames' lattice stage, cheaper
     # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
     settle_nine_no_window: bool = True
-    # a refit (refine_grid) moving no cell's centre by this many pitches or more keeps the lattice and its cell tests
-    # as they were (not verified again; its faces' offsets are then the refit's own looks). Refits move cells 0.02-0.24
-    # pitches (median 0.09, 95 accepted frames). A trade, left off: with 0.075 (CPU -0.20 ms an accepted frame) all 30
-    # tuning sets against the other two settings on: exact -6 (4 FR -> exact, 10 exact -> FR, mostly '8 cubes in the
-    # grid'), incomplete accepted -3 (6 refused, 3 accepted), wrong 3 -> 3; 0.05: t41001-t41006 unchanged, -0.08 ms;
-    # 0.1: t41001-t41006 exact -3, incomplete accepted -3. 0.0: off (as before)
-    refine_keep_below: float = 0.0
     # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
     # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
     # one judged (the other sizes' lattices are not built, measured or checked). Should that reading be refused, the
@@ -1884,15 +1877,6 @@ def refine_grid(
             cells[r][c] = -1  # no outline found on the new lattice: the cell's colour decides
     support = sum(1 for row in cells for k in row if k >= 0)
     return replace(new_grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), cands
-
-
-def _moved_less(grid: Grid, other: Grid, pitches: float) -> bool:
-    """Whether every cell centre of ``other`` lies under ``pitches`` (of ``grid``'s pitch) from ``grid``'s: a refit
-    that small changes no cell's look enough to be worth verifying again (refine_keep_below)."""
-    rc = _CELL_CR
-    a = grid.origin + rc[:, 0:1] * grid.col_step + rc[:, 1:2] * grid.row_step
-    b = other.origin + rc[:, 0:1] * other.col_step + rc[:, 1:2] * other.row_step
-    return float(np.hypot(*(a - b).T).max()) < pitches * grid.pitch
 
 
 def best_window(
@@ -3006,8 +2990,6 @@ def read_shaker(
             )
             if refined is grid:
                 break
-            if settings.refine_keep_below > 0 and _moved_less(grid, refined, settings.refine_keep_below):
-                break  # (the refit hardly moves a cell: the lattice and its cell tests are kept)
             grid_r, cands_r, tests_r = _verified(_work, frame_bgr, refined, cands_r, palette, settings)
             if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
                 break
