@@ -1,4 +1,4 @@
-"""The accepted path's lattice stage, cheaper (helper E's settings). Most frames' pattern lies on the first lattice of
+"""The read frames' lattice stage, cheaper. Most frames' pattern lies on the first lattice of
 the size whose best hypothesis scores highest, its nine cells verified as outlined cubes: read there, the other sizes'
 lattices are not built, measured or checked (``early_plain_nine``), and should that reading be refused the frame is
 read again as before. Settling a lattice of nine verified cubes skips best_window's look, which could not move it
@@ -28,6 +28,21 @@ def _read_counting(frame, settings):
     return reading, searched.call_count, windows.call_count
 
 
+def _read_asking_plain_nine(frame, settings):
+    """:func:`_read_counting`'s reading and searches, and whether each time _plain_nine was asked it found one."""
+    calls: list[bool] = []
+    plain_nine = shaker._plain_nine
+
+    def counted(*args, **kwargs):
+        found = plain_nine(*args, **kwargs)
+        calls.append(found is not None)
+        return found
+
+    with mock.patch.object(shaker, "_plain_nine", side_effect=counted):
+        reading, searched, _ = _read_counting(frame, settings)
+    return reading, searched, calls
+
+
 def _same(a, b) -> bool:
     return (a.valid, a.reason, a.pattern) == (b.valid, b.reason, b.pattern)
 
@@ -50,17 +65,8 @@ def test_a_plain_nine_refused_later_is_read_again_as_before() -> None:
     # a later check refuses it ("8 cubes in the grid"), and the frame is read again with every size, as before
     frame, truth = set_scene(41002, 14)
     assert not truth["valid"]
-    calls = []
-    plain_nine = shaker._plain_nine
-
-    def counted(*args, **kwargs):
-        found = plain_nine(*args, **kwargs)
-        calls.append(found is not None)
-        return found
-
     before, searched_before, _ = _read_counting(frame, _OFF)
-    with mock.patch.object(shaker, "_plain_nine", side_effect=counted):
-        after, searched_after, _ = _read_counting(frame, _ON)
+    after, searched_after, calls = _read_asking_plain_nine(frame, _ON)
     assert calls == [True]  # (asked once, on the first read only: it found the plain nine)
     assert not after.valid and _same(after, before)
     assert searched_after == searched_before + 1  # (the read again searched every size, as before)
@@ -85,16 +91,7 @@ def test_no_early_read_on_a_busy_table() -> None:
     frame, _ = set_scene(41001, 2)
     busy_off = dataclasses.replace(_OFF, response_min=0.0)
     busy_on = dataclasses.replace(_ON, response_min=0.0)
-    calls = []
-    plain_nine = shaker._plain_nine
-
-    def counted(*args, **kwargs):
-        found = plain_nine(*args, **kwargs)
-        calls.append(found is not None)
-        return found
-
     before, searched_before, _ = _read_counting(frame, busy_off)
-    with mock.patch.object(shaker, "_plain_nine", side_effect=counted):
-        after, searched_after, _ = _read_counting(frame, busy_on)
+    after, searched_after, calls = _read_asking_plain_nine(frame, busy_on)
     assert calls == [False] and _same(after, before)
     assert searched_after == searched_before  # (no lattice built before the sizes' search)
