@@ -851,19 +851,6 @@ class ShakerSettings:
     # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
     settle_nine_no_window: bool = True
-    # a frame's first read: the size whose best lattice hypothesis scores highest has its first lattice verified
-    # before any other size is searched; nine cubes there, each with its outline found, and that lattice is the only
-    # one judged (the other sizes' lattices are not built, measured or checked). Should that reading be refused, the
-    # frame is read again as before (every size; the frame's work and verified cells reused). Not on a busy table (its
-    # edges lift find_cubes' threshold above response_min: a gingham), where on the 30 tuning sets it accepted an
-    # incomplete pattern (t41021 0338: an empty cell's outlined check read as a white cube, which the more plausible
-    # lattice of another size refused). With settle_nine_no_window, all 15000 frames of the 30 tuning sets against
-    # main (55b6883): exact 11135 -> 11137 (t41021 0092 wood, t41023 0210 plain: FR -> exact; the busy rule also left
-    # t41026 0444, gingham, FR as before), incomplete accepted 55 -> 55, wrong 3 -> 3, nothing else changed; untouched
-    # seeds 161651/161652 (500): no reading changed. CPU (in-process, alternating): 240 accepted frames of
-    # t41007/t41008 median 15.10 -> 14.15 ms (per frame -0.89); 120 refused frames of t41009/t41010 47.6 -> 48.0 ms
-    # (+0.26: the plain nine tried, or found and refused and read again). False: as before
-    early_plain_nine: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -2732,43 +2719,6 @@ def _verified(
     return grid_v, cands_v, tests
 
 
-def _plain_nine(
-    work: _FrameWork,
-    frame_bgr: np.ndarray,
-    all_cands: list[Candidates],
-    hypotheses: list[Hypotheses | GridNotFound],
-    palette: Palette,
-    settings: ShakerSettings,
-) -> tuple[tuple[Iterator[Grid], Candidates, int], tuple[Grid, Candidates, int]] | None:
-    """The size whose best hypothesis scores highest, its first lattice (its search and the lattice) when that
-    lattice's nine cells verify as cubes with their outlines found (early_plain_nine): most frames' pattern, read
-    without the other sizes' lattices built and judged. None otherwise (every size is then searched as before), and
-    on a busy table (the frame's edges lift find_cubes' threshold above response_min: a gingham's checks), where
-    another size's lattice, judged more plausible, can refuse what the first took for a cube (an empty cell's
-    outlined check: s41021 0338 was so read as a white cube, an incomplete pattern accepted)."""
-    edges = work.g_sum[-1, -1] / ((work.g_sum.shape[0] - 1) * (work.g_sum.shape[1] - 1))  # (the mean edge strength)
-    if settings.response_noise_factor * float(edges) > settings.response_min:
-        return None  # (a busy table, its edges lifting the finder's threshold: sizes' lattices compete on its print)
-    sizes = [
-        (float(h.scores.max()), j)
-        for j, h in enumerate(hypotheses)
-        if not isinstance(h, GridNotFound) and len(all_cands[j].xy) >= settings.min_support
-    ]
-    if not sizes:
-        return None
-    j = max(sizes, key=lambda s: (s[0], -s[1]))[1]  # (the first size of the best score)
-    cands = all_cands[j]
-    search = lattices(cands, settings, hypotheses[j])
-    try:
-        grid = next(search)
-    except GridNotFound:
-        return None
-    _, _, tests = _verified(work, frame_bgr, grid, cands, palette, settings)
-    if len(tests) != 9 or not all(t["cube"] and t["outline"] for t in tests):
-        return None
-    return (search, cands, j), (grid, cands, j)
-
-
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
     """Arrays' numbers as a key (dtype, shape and bytes; None as itself)."""
     out = []
@@ -2815,7 +2765,6 @@ def read_shaker(
     _start: tuple[Grid, int] | None = None,
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
-    _early: bool | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2843,8 +2792,6 @@ def read_shaker(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
-    if _early is None:  # (the first read of a frame only: not a retry's or a re-lattice's)
-        _early = settings.early_plain_nine and not _without and _start is None
 
     def assess(
         grid: Grid, cands: Candidates, j: int, measures: tuple[float, float, float] | None = None
@@ -2871,12 +2818,7 @@ def read_shaker(
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
     hypotheses = lattice_hypotheses(tried, settings) if searched else []
-    plain = _plain_nine(_work, frame_bgr, all_cands, hypotheses, palette, settings) if searched and _early else None
     for j, cands in enumerate(all_cands):
-        if plain is not None:  # (a plain nine on the best-scored size's lattice: the other sizes not searched)
-            searches.append(plain[0])
-            firsts.append(plain[1])
-            break
         if len(cands.xy) < settings.min_support or j in _without:
             continue
         search = lattices(cands, settings, hypotheses[j])
@@ -2894,8 +2836,6 @@ def read_shaker(
         fit = assess(grid, cands, j, measures)
         if fit is not None:
             fits.append(fit)
-    if plain is not None and not fits:  # (the plain nine's lattice not judged a grid: every size's, as before)
-        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _early=False)
 
     def alternatives() -> list[tuple[float, Grid, Candidates, int]]:
         """The sizes' next best distinct lattices (``lattices_per_size`` in all), most plausible first."""
@@ -3279,8 +3219,6 @@ def read_shaker(
     # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
     if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
-    if reason is not None and plain is not None:  # (refused on the first plain nine: read as before, every size's)
-        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _early=False)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)
     if (

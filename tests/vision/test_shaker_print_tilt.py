@@ -42,11 +42,10 @@ def test_cubes_wider_than_a_cell_on_the_median_are_still_a_grid_up_to_grid_max_e
     # their neighbours' colour), yet the nine are separate cubes
     frame_bgr, truth = _complete(656)
     assert truth["scene"]["table"] == "plain_light"
-    # (early_plain_nine reads it even at the old value: the best-scored size's lattice, a plain nine, has narrower
-    # faces than the more plausible lattice of another size that the full search reads and refuses)
-    _read_right_only_with_the_setting(frame_bgr, truth, {"grid_max_extent": 1.05, "early_plain_nine": False})
-    old = replace(DEFAULT_SETTINGS, grid_max_extent=1.05, early_plain_nine=False)
-    assert read_shaker(frame_bgr, settings=old).reason == ("no pattern: no grid of separate cubes")
+    _read_right_only_with_the_setting(frame_bgr, truth, {"grid_max_extent": 1.05})
+    assert read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, grid_max_extent=1.05)).reason == (
+        "no pattern: no grid of separate cubes"
+    )
 
 
 def test_the_refit_keeps_its_own_face_limit():
