@@ -112,6 +112,7 @@ from .shaker_checks import (
     line_mates,
     lines_beyond,
     nearer_the_table,
+    off_palette_lines,
     off_the_lattice,
     open_table_cells,
     outlined_line,
@@ -851,6 +852,19 @@ class ShakerSettings:
     # settling a lattice whose nine cells are verified cubes skips best_window's look (no moved window can hold more
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
     settle_nine_no_window: bool = True
+
+    # helper Z: a line of the cubes' shadows on a patterned table
+    # an outer row or column of the settled grid whose three cube cells are each at least palette_line_delta_e
+    # from every palette colour (d_palette, CIE76) and within palette_line_table of the table in some shade
+    # (d_table), with palette_line_beyond or more cube-like lattice points just beyond the opposite side
+    # (best_window's look), is the cubes' cast shadows on a gingham (no darkened-table fit: shadow_line_delta_e
+    # misses them), the lattice a line off: refused (vision.shaker_checks.off_palette_lines). On the 30 tuning sets
+    # t41013 0434 (wrong: d_palette 18.3, 10.9, 17.5; d_table <= 15.8; 2 points beyond) and t41008 0044
+    # (incomplete accepted: 9.5, 9.9, 16.4; <= 13.9; 2 beyond); on the 11137 exact readings no outer line's
+    # nearest-the-palette cell farther than 7.8 (d_table 60 and more), within 30 of the table 6.6. inf: off
+    palette_line_delta_e: float = 8.0
+    palette_line_table: float = 30.0  # ...each cell this near the table (d_table, CIE76)...
+    palette_line_beyond: int = 2  # ...and this many cube-like points beyond the grid's opposite side
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3167,6 +3181,12 @@ def read_shaker(
         and shadow_lines(cell_tests, settings, window_look(grid, cands)["cube"])
     ):
         reason = "no pattern: a line of the table in shadow read as cubes, cubes beyond it (the lattice a line off)"
+    if (
+        reason is None
+        and off_palette_lines(cell_tests, settings)
+        and off_palette_lines(cell_tests, settings, window_look(grid, cands)["cube"])
+    ):
+        reason = "no pattern: a line of the cubes' shadows read as cubes, cubes beyond it (the lattice a line off)"
     if (
         reason is None
         and settings.beyond_line_ring > 0

@@ -407,6 +407,41 @@ def shadow_lines(
     return out
 
 
+def off_palette_lines(
+    cell_tests: Sequence[Mapping[str, Any]], settings: Any, around: np.ndarray | None = None
+) -> list[tuple[tuple[int, int], ...]]:
+    """The grid's outer rows or columns whose three cube cells are each at least ``palette_line_delta_e`` from
+    every palette colour (``d_palette``, CIE76) and within ``palette_line_table`` of the table in some shade
+    (``d_table``): no line of cubes but the cubes' cast shadows on a patterned table (a gingham's checks in
+    shadow do not fit a darkened table, so :func:`shadow_lines` misses them), read as black and gray cubes with
+    outlines, the lattice one line off and the pattern's real line left outside (t41013 0434). With ``around``
+    (best_window's 5 x 5 lattice points that look like cubes, the grid's cells at 1..3), only the lines with at
+    least ``palette_line_beyond`` such points just beyond the grid's opposite side: where the left-out line
+    lies. Real cubes' lines are near the palette: on 11137 exact readings no outer line's nearest cell was
+    farther than 7.8, and within 30 of the table than 6.6. ``palette_line_delta_e`` inf: none (off)."""
+    if not np.isfinite(settings.palette_line_delta_e):
+        return []
+    tests = {(int(t["row"]), int(t["col"])): t for t in cell_tests}
+
+    def off_palette(k: tuple[int, int]) -> bool:
+        t = tests.get(k)
+        return (
+            t is not None
+            and bool(t.get("cube"))
+            and float(t.get("d_palette", 0.0)) >= settings.palette_line_delta_e
+            and float(t.get("d_table", np.inf)) <= settings.palette_line_table
+        )
+
+    out = []
+    for beyond, line, _, _ in _SIDES_BEYOND:
+        if not all(off_palette(k) for k in line):
+            continue
+        if around is not None and sum(bool(around[k]) for k in beyond) < settings.palette_line_beyond:
+            continue
+        out.append(line)
+    return out
+
+
 def knocked_beside_table_cells(
     cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
 ) -> list[tuple[float, float]]:

@@ -1,0 +1,82 @@
+"""The shaker reader's lattice a line off onto the cubes' cast shadows on a patterned table: an outer line of the
+settled grid whose three cells are far from every palette colour yet near the table, with cube-like points beyond
+the opposite side (vision.shaker_checks.off_palette_lines, ``palette_line_delta_e``): refused, so the re-reads
+find the real window. A gingham's checks in shadow fit no darkened table, so ``shadow_line_delta_e`` missed them.
+
+Frame tests use generated tuning frames (tests/vision/shaker_sets) and show the reading with the setting off
+(inf) too."""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from vision.shaker import DEFAULT_SETTINGS, read_shaker
+from vision.shaker_checks import off_palette_lines
+
+from .shaker_sets import set_scene
+
+OFF = replace(DEFAULT_SETTINGS, palette_line_delta_e=math.inf)
+
+LEFT = ((0, 0), (1, 0), (2, 0))
+RIGHT = ((0, 2), (1, 2), (2, 2))
+
+
+def _tests(cells: dict[tuple[int, int], tuple[float, float]]) -> list[dict]:
+    """Cell tests of nine cubes; ``cells``: (d_palette, d_table) where not a plain cube's (2.0, 60.0)."""
+    return [
+        {"row": r, "col": c, "cube": True, "d_palette": cells.get((r, c), (2.0, 60.0))[0],
+         "d_table": cells.get((r, c), (2.0, 60.0))[1]}
+        for r in range(3)
+        for c in range(3)
+    ]  # fmt: skip
+
+
+def test_off_palette_lines_needs_a_whole_outer_line_far_from_the_palette_and_near_the_table():
+    # t41013 0434's right column: the cubes' shadows on a gingham read black, gray, black
+    shadows = _tests({RIGHT[0]: (18.3, 15.8), RIGHT[1]: (10.9, 10.4), RIGHT[2]: (17.5, 15.0)})
+    assert off_palette_lines(shadows, DEFAULT_SETTINGS) == [RIGHT]
+    assert off_palette_lines(shadows, OFF) == []
+    # one cell of the line near a palette colour: a line of cubes (an exact reading's far line went up to 7.8)
+    one = _tests({RIGHT[0]: (18.3, 15.8), RIGHT[1]: (7.8, 10.4), RIGHT[2]: (17.5, 15.0)})
+    assert off_palette_lines(one, DEFAULT_SETTINGS) == []
+    # far from the palette but far from the table too: odd cubes, not shadows (left to the other checks)
+    odd = _tests({LEFT[0]: (9.0, 70.0), LEFT[1]: (9.5, 64.0), LEFT[2]: (12.0, 66.0)})
+    assert off_palette_lines(odd, DEFAULT_SETTINGS) == []
+    # an inner line so is no line a window off
+    inner = _tests({(0, 1): (18.3, 15.8), (1, 1): (10.9, 10.4), (2, 1): (17.5, 15.0)})
+    assert off_palette_lines(inner, DEFAULT_SETTINGS) == []
+
+
+def test_off_palette_lines_with_the_look_around_needs_cube_like_points_beyond_the_opposite_side():
+    shadows = _tests({RIGHT[0]: (18.3, 15.8), RIGHT[1]: (10.9, 10.4), RIGHT[2]: (17.5, 15.0)})
+    around = np.zeros((5, 5), bool)
+    around[1:4, 1:4] = True
+    assert off_palette_lines(shadows, DEFAULT_SETTINGS, around) == []  # nothing beyond the left side
+    around[1:4, 4] = True  # beyond the shadows' own side: not where a left-out line lies
+    assert off_palette_lines(shadows, DEFAULT_SETTINGS, around) == []
+    around[2:4, 0] = True  # two of three beyond the left side (t41013 0434: its black cube not counted)
+    assert off_palette_lines(shadows, DEFAULT_SETTINGS, around) == [RIGHT]
+    around[2, 0] = False
+    assert off_palette_lines(shadows, DEFAULT_SETTINGS, around) == []
+
+
+def test_a_gingham_frame_with_the_lattice_on_the_cubes_shadows_is_read_right():
+    # t41013 0434 (gingham, stray cubes): the lattice a column right, its right column the cubes' shadows, the
+    # pattern's left column outside: read wrong before; refused there, the re-reads find the real window
+    frame, truth = set_scene(41013, 434)
+    assert truth["valid"]
+    before = read_shaker(frame, settings=OFF)
+    assert before.valid and before.pattern != truth["pattern"]
+    after = read_shaker(frame)
+    assert after.valid and after.pattern == truth["pattern"]
+
+
+def test_an_incomplete_gingham_pattern_on_the_cubes_shadows_is_refused():
+    # t41008 0044 (gingham, a cube knocked out): accepted as nine on a lattice a column off before
+    frame, truth = set_scene(41008, 44)
+    assert not truth["valid"]
+    assert read_shaker(frame, settings=OFF).valid
+    after = read_shaker(frame)
+    assert not after.valid
+    assert "cubes' shadows" in after.reason
