@@ -853,7 +853,7 @@ class ShakerSettings:
     # than nine: it was asked only for the count around, kept in debug as None). False: as before
     settle_nine_no_window: bool = True
 
-    # helper Z: a line of the cubes' shadows on a patterned table
+    # a line of the cubes' shadows on a patterned table
     # an outer row or column of the settled grid whose three cube cells are each at least palette_line_delta_e
     # from every palette colour (d_palette, CIE76) and within palette_line_table of the table in some shade
     # (d_table), with palette_line_beyond or more cube-like lattice points just beyond the opposite side
