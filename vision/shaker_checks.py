@@ -393,15 +393,29 @@ def shadow_lines(
     of their gray has nothing beyond it."""
     if settings.shadow_line_delta_e <= 0:
         return []
-    fit = {
-        (int(t["row"]), int(t["col"])): float(t.get("d_shadow", np.inf)) if t.get("cube") else np.inf
-        for t in cell_tests
-    }
+
+    def shadow(t: Mapping[str, Any]) -> bool:
+        return bool(t.get("cube")) and float(t.get("d_shadow", np.inf)) < settings.shadow_line_delta_e
+
+    return _outer_lines(cell_tests, shadow, around, settings.shadow_line_beyond)
+
+
+def _outer_lines(
+    cell_tests: Sequence[Mapping[str, Any]],
+    cell_is: Callable[[Mapping[str, Any]], bool],
+    around: np.ndarray | None,
+    beyond_min: int,
+) -> list[tuple[tuple[int, int], ...]]:
+    """The grid's outer rows or columns whose three cells' tests each satisfy ``cell_is``; with ``around``
+    (best_window's 5 x 5 lattice points that look like cubes, the grid's cells at 1..3), only those with at least
+    ``beyond_min`` such points just beyond the grid's opposite side (:func:`shadow_lines`,
+    :func:`off_palette_lines`)."""
+    tests = {(int(t["row"]), int(t["col"])): t for t in cell_tests}
     out = []
     for beyond, line, _, _ in _SIDES_BEYOND:
-        if max(fit.get(k, np.inf) for k in line) >= settings.shadow_line_delta_e:
+        if not all(k in tests and cell_is(tests[k]) for k in line):
             continue
-        if around is not None and sum(bool(around[k]) for k in beyond) < settings.shadow_line_beyond:
+        if around is not None and sum(bool(around[k]) for k in beyond) < beyond_min:
             continue
         out.append(line)
     return out
@@ -421,25 +435,15 @@ def off_palette_lines(
     farther than 7.8, and within 30 of the table than 6.6. ``palette_line_delta_e`` inf: none (off)."""
     if not np.isfinite(settings.palette_line_delta_e):
         return []
-    tests = {(int(t["row"]), int(t["col"])): t for t in cell_tests}
 
-    def off_palette(k: tuple[int, int]) -> bool:
-        t = tests.get(k)
+    def off_palette(t: Mapping[str, Any]) -> bool:
         return (
-            t is not None
-            and bool(t.get("cube"))
+            bool(t.get("cube"))
             and float(t.get("d_palette", 0.0)) >= settings.palette_line_delta_e
             and float(t.get("d_table", np.inf)) <= settings.palette_line_table
         )
 
-    out = []
-    for beyond, line, _, _ in _SIDES_BEYOND:
-        if not all(off_palette(k) for k in line):
-            continue
-        if around is not None and sum(bool(around[k]) for k in beyond) < settings.palette_line_beyond:
-            continue
-        out.append(line)
-    return out
+    return _outer_lines(cell_tests, off_palette, around, settings.palette_line_beyond)
 
 
 def knocked_beside_table_cells(
