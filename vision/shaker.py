@@ -2032,7 +2032,8 @@ def top_face(
         return None
     mx, my = cents[lab_id]
     extent = max(stats[lab_id, cv2.CC_STAT_WIDTH], stats[lab_id, cv2.CC_STAT_HEIGHT]) / pw
-    centre = (np.array([mx + x0, my + y0]) + 0.5) * scale - 0.5
+    # (in Python floats: the same float64 arithmetic as on the two-element array)
+    centre = np.array([(float(mx) + x0 + 0.5) * scale - 0.5, (float(my) + y0 + 0.5) * scale - 0.5])
     return centre, float(extent)
 
 
@@ -2442,8 +2443,10 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
     # (each channel's values in a row of their own, 256 after every kept one: sorted along the last axis)
+    # (256 added to each left-out value, not set: the kept values still sort first in their own order, and k lies
+    # among them; one pass instead of a masked assignment)
     vals = pix.transpose(0, 2, 1).astype(np.uint16)  # (n, 3, pixels)
-    vals[~np.broadcast_to(keep[:, None, :], vals.shape)] = 256
+    vals |= (~keep[:, None, :]).astype(np.uint16) << 8
     vals.sort(axis=2)
     med = vals[rows, :, k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
