@@ -1369,7 +1369,7 @@ def lattices(
             if dk < best_d[3 * r + c]:
                 best_d[3 * r + c], cells[3 * r + c] = dk, k
         # recount: unassigned candidates near the grid, not on a cell
-        Binv = _inv(np.column_stack([u, v]))
+        Binv = _inv(sol[1:3].T)  # (columns u and v: np.column_stack's numbers, the kernel copies them anyway)
         cc = (P - o) @ Binv.T  # (n, 2): i, j
         filled = [k for k in cells if k >= 0]
         assigned = set(filled)  # (made from the cells row by row, as before: the same order to list)
@@ -1416,7 +1416,8 @@ def lattices(
             support=len(filled),
             stray_near=len(strays),
             strays=tuple(strays),
-            score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
+            # (np.mean's sum and division, without its overhead)
+            score=best_score + 0.01 * float(cands.contrast[list(assigned)].sum() / len(assigned)),
         )
 
     # hypotheses ranked by score (ties: the first window in y0, x0 order, then the first hypothesis)
@@ -1516,9 +1517,9 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     """The table model's colours (linear RGB, (n, 3)) under frame points (n, 2)."""
     f = scale * settings.background_shrink
     h, w = table_lab8.shape[:2]
-    xs = np.minimum(np.maximum(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0), w - 1).astype(int)
-    ys = np.minimum(np.maximum(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0), h - 1).astype(int)
-    under = table_lab8[ys, xs]
+    # (x and y in one pass each: the same numbers element by element)
+    at = np.minimum(np.maximum(np.rint((xy + 0.5) / f - 0.5), 0), (w - 1, h - 1)).astype(int)
+    under = table_lab8[at[:, 1], at[:, 0]]
     lab = under - _LAB8_OFFSET
     lab[:, 0] = under[:, 0] * 100.0 / 255
     return np.maximum(lab_to_linear_rgb(lab), 1e-4)
