@@ -2031,11 +2031,12 @@ def top_face(
     lab_id = labels[sy_i, sx_i]
     if lab_id == 0:
         return None
-    mx, my = cents[lab_id]
-    extent = max(stats[lab_id, cv2.CC_STAT_WIDTH], stats[lab_id, cv2.CC_STAT_HEIGHT]) / pw
-    # (in Python floats: the same float64 arithmetic as on the two-element array)
-    centre = np.array([(float(mx) + x0 + 0.5) * scale - 0.5, (float(my) + y0 + 0.5) * scale - 0.5])
-    return centre, float(extent)
+    # (in Python numbers: the same float64 arithmetic as on numpy's scalars and the two-element array)
+    mx, my = cents[lab_id].tolist()
+    st = stats[lab_id].tolist()
+    extent = max(st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]) / pw
+    centre = np.array([(mx + x0 + 0.5) * scale - 0.5, (my + y0 + 0.5) * scale - 0.5])
+    return centre, extent
 
 
 def cube_offset(
@@ -2312,7 +2313,8 @@ def doubt_mixed_samples(
     subs: dict[int, np.ndarray] = {}
     for rad in {rads[i] for i in todo}:  # the quarters of one radius sampled at once
         idx = [i for i in todo if rads[i] == rad]
-        pts = np.concatenate([samples[i][2][None, :] + offs * rad for i in idx])
+        # (every sample's four quarters in one broadcast: the same sums point by point)
+        pts = (np.array([samples[i][2] for i in idx], dtype=np.float64)[:, None, :] + offs * rad).reshape(-1, 2)
         got = sample_top_faces(frame_bgr, pts, settings.mixed_sub_radius * rad).reshape(len(idx), 4, 3)
         subs.update(zip(idx, got, strict=True))
     sub_lab = linear_rgb_to_lab(np.concatenate([subs[i] for i in todo]) * gains)
@@ -2321,9 +2323,10 @@ def doubt_mixed_samples(
     d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
     d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
     names = nearest_names(sub_lab, palette)
+    # (every quarter's comparison at once: the same sums and comparisons cube by cube)
+    far = (d_subs > (d_whole + settings.mixed_table_margin)[:, None]).tolist()
     for j, i in enumerate(todo):
-        far = d_subs[j] > d_whole[j] + settings.mixed_table_margin
-        if any(far[q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
+        if any(far[j][q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
             out[i] = doubted(cubes[i])
     return out
 
