@@ -1829,6 +1829,11 @@ def faces_show(
     return shows, snr, sharpness, tones
 
 
+# refine_grid's design matrix: a cell's 1, column and row, cells row by row (read-only)
+_REFINE_A = np.column_stack([np.ones(9), np.tile(np.arange(3.0), 3), np.repeat(np.arange(3.0), 3)])
+_REFINE_A.flags.writeable = False
+
+
 def refine_grid(
     grid: Grid,
     cands: Candidates,
@@ -1845,8 +1850,7 @@ def refine_grid(
     out of line) is left out. Cells whose candidate is off the new lattice lose it (their colour decides).
     ``face_of(cell_xy, cube_xy, pitch)``: :func:`top_face` on ``work_lab`` as the reader keeps it (made once per
     frame)."""
-    rc = np.array([(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
-    A = np.column_stack([np.ones(9), rc[:, 1], rc[:, 0]])
+    A = _REFINE_A
     centres = np.zeros((9, 2))
     found = np.zeros(9, bool)
     for i in np.nonzero(cubes)[0]:
@@ -1872,11 +1876,13 @@ def refine_grid(
     new_grid = replace(grid, origin=o, col_step=u, row_step=v)
     tol = settings.lattice_tolerance * new_grid.pitch
     cells = [list(row) for row in grid.cell_candidate]
-    for i in range(9):
-        r, c = divmod(i, 3)
-        k = cells[r][c]
-        if k >= 0 and math.hypot(*(cands.xy[k] - new_grid.centre(r, c))) > tol:
-            cells[r][c] = -1  # no outline found on the new lattice: the cell's colour decides
+    cell_k = [k for row in cells for k in row]
+    held = [i for i in range(9) if cell_k[i] >= 0]
+    if held:  # (every held cell's candidate against its new centre at once: the same differences, hypot as before)
+        off = (cands.xy[[cell_k[i] for i in held]] - new_grid._centres[held]).tolist()
+        for i, (dx, dy) in zip(held, off, strict=True):
+            if math.hypot(dx, dy) > tol:
+                cells[i // 3][i % 3] = -1  # no outline found on the new lattice: the cell's colour decides
     support = sum(1 for row in cells for k in row if k >= 0)
     return replace(new_grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), cands
 
@@ -2505,10 +2511,12 @@ def out_of_line_cubes(
     with a mate on its line beyond the grid is one of a line of the cubes' cast shadows, no stray."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
-    cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
-    if len(cube_xy) == 0:
+    # (the grid's nine centres made once: Grid.centre's numbers, row by row)
+    held = [3 * r + c for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
+    if not held:
         return []
-    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+    centres = grid._centres
+    cube_xy = centres[held]
     reach = settings.out_of_line_reach
     pitch = grid.pitch
     found: list[tuple[float, float]] = []
@@ -2550,10 +2558,6 @@ def out_of_line_cubes(
                 continue
             found.append((float(p[0]), float(p[1])))
     return found
-
-
-def _cell_points(grid: Grid) -> list[np.ndarray]:
-    return [grid.centre(r, c) for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
 
 
 # ---------------------------------------------------------------- stage 5: check
@@ -3309,8 +3313,8 @@ class _KeptMove:
         old = self.refused
         pitch = old.pitch
         spare = self._SPARE * pitch
-        old_c = np.array([old.centre(r, c) for r in range(3) for c in range(3)])  # (9, 2)
-        new_c = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+        old_c = old._centres  # (9, 2): Grid.centre's numbers, row by row
+        new_c = grid._centres
         steps = self._SHIFTS[:, 0:1] * grid.row_step + self._SHIFTS[:, 1:2] * grid.col_step  # (49, 2)
         windows = new_c[None, :, :] + steps[:, None, :]  # (49, 9, 2)
         moved = np.hypot(*(windows - old_c[None]).transpose(2, 0, 1)).max(1)  # (49,): moved_by, in pixels
