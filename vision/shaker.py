@@ -1369,7 +1369,7 @@ def lattices(
             if dk < best_d[3 * r + c]:
                 best_d[3 * r + c], cells[3 * r + c] = dk, k
         # recount: unassigned candidates near the grid, not on a cell
-        Binv = _inv(np.column_stack([u, v]))
+        Binv = _inv(sol[1:3].T)  # (columns u and v: np.column_stack's numbers, the kernel copies them anyway)
         cc = (P - o) @ Binv.T  # (n, 2): i, j
         filled = [k for k in cells if k >= 0]
         assigned = set(filled)  # (made from the cells row by row, as before: the same order to list)
@@ -1416,7 +1416,8 @@ def lattices(
             support=len(filled),
             stray_near=len(strays),
             strays=tuple(strays),
-            score=best_score + 0.01 * float(np.mean(cands.contrast[list(assigned)])),
+            # (np.mean's sum and division, without its overhead)
+            score=best_score + 0.01 * float(cands.contrast[list(assigned)].sum() / len(assigned)),
         )
 
     # hypotheses ranked by score (ties: the first window in y0, x0 order, then the first hypothesis)
@@ -1516,9 +1517,9 @@ def table_colours_at(table_lab8: np.ndarray, xy: np.ndarray, scale: float, setti
     """The table model's colours (linear RGB, (n, 3)) under frame points (n, 2)."""
     f = scale * settings.background_shrink
     h, w = table_lab8.shape[:2]
-    xs = np.minimum(np.maximum(np.rint((xy[:, 0] + 0.5) / f - 0.5), 0), w - 1).astype(int)
-    ys = np.minimum(np.maximum(np.rint((xy[:, 1] + 0.5) / f - 0.5), 0), h - 1).astype(int)
-    under = table_lab8[ys, xs]
+    # (x and y in one pass each: the same numbers element by element)
+    at = np.minimum(np.maximum(np.rint((xy + 0.5) / f - 0.5), 0), (w - 1, h - 1)).astype(int)
+    under = table_lab8[at[:, 1], at[:, 0]]
     lab = under - _LAB8_OFFSET
     lab[:, 0] = under[:, 0] * 100.0 / 255
     return np.maximum(lab_to_linear_rgb(lab), 1e-4)
@@ -1828,6 +1829,11 @@ def faces_show(
     return shows, snr, sharpness, tones
 
 
+# refine_grid's design matrix: a cell's 1, column and row, cells row by row (read-only)
+_REFINE_A = np.column_stack([np.ones(9), np.tile(np.arange(3.0), 3), np.repeat(np.arange(3.0), 3)])
+_REFINE_A.flags.writeable = False
+
+
 def refine_grid(
     grid: Grid,
     cands: Candidates,
@@ -1844,8 +1850,7 @@ def refine_grid(
     out of line) is left out. Cells whose candidate is off the new lattice lose it (their colour decides).
     ``face_of(cell_xy, cube_xy, pitch)``: :func:`top_face` on ``work_lab`` as the reader keeps it (made once per
     frame)."""
-    rc = np.array([(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
-    A = np.column_stack([np.ones(9), rc[:, 1], rc[:, 0]])
+    A = _REFINE_A
     centres = np.zeros((9, 2))
     found = np.zeros(9, bool)
     for i in np.nonzero(cubes)[0]:
@@ -1871,11 +1876,13 @@ def refine_grid(
     new_grid = replace(grid, origin=o, col_step=u, row_step=v)
     tol = settings.lattice_tolerance * new_grid.pitch
     cells = [list(row) for row in grid.cell_candidate]
-    for i in range(9):
-        r, c = divmod(i, 3)
-        k = cells[r][c]
-        if k >= 0 and math.hypot(*(cands.xy[k] - new_grid.centre(r, c))) > tol:
-            cells[r][c] = -1  # no outline found on the new lattice: the cell's colour decides
+    cell_k = [k for row in cells for k in row]
+    held = [i for i in range(9) if cell_k[i] >= 0]
+    if held:  # (every held cell's candidate against its new centre at once: the same differences, hypot as before)
+        off = (cands.xy[[cell_k[i] for i in held]] - new_grid._centres[held]).tolist()
+        for i, (dx, dy) in zip(held, off, strict=True):
+            if math.hypot(dx, dy) > tol:
+                cells[i // 3][i % 3] = -1  # no outline found on the new lattice: the cell's colour decides
     support = sum(1 for row in cells for k in row if k >= 0)
     return replace(new_grid, cell_candidate=tuple(tuple(row) for row in cells), support=support), cands
 
@@ -2030,10 +2037,12 @@ def top_face(
     lab_id = labels[sy_i, sx_i]
     if lab_id == 0:
         return None
-    mx, my = cents[lab_id]
-    extent = max(stats[lab_id, cv2.CC_STAT_WIDTH], stats[lab_id, cv2.CC_STAT_HEIGHT]) / pw
-    centre = (np.array([mx + x0, my + y0]) + 0.5) * scale - 0.5
-    return centre, float(extent)
+    # (in Python numbers: the same float64 arithmetic as on numpy's scalars and the two-element array)
+    mx, my = cents[lab_id].tolist()
+    st = stats[lab_id].tolist()
+    extent = max(st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]) / pw
+    centre = np.array([(mx + x0 + 0.5) * scale - 0.5, (my + y0 + 0.5) * scale - 0.5])
+    return centre, extent
 
 
 def cube_offset(
@@ -2310,7 +2319,8 @@ def doubt_mixed_samples(
     subs: dict[int, np.ndarray] = {}
     for rad in {rads[i] for i in todo}:  # the quarters of one radius sampled at once
         idx = [i for i in todo if rads[i] == rad]
-        pts = np.concatenate([samples[i][2][None, :] + offs * rad for i in idx])
+        # (every sample's four quarters in one broadcast: the same sums point by point)
+        pts = (np.array([samples[i][2] for i in idx], dtype=np.float64)[:, None, :] + offs * rad).reshape(-1, 2)
         got = sample_top_faces(frame_bgr, pts, settings.mixed_sub_radius * rad).reshape(len(idx), 4, 3)
         subs.update(zip(idx, got, strict=True))
     sub_lab = linear_rgb_to_lab(np.concatenate([subs[i] for i in todo]) * gains)
@@ -2319,9 +2329,10 @@ def doubt_mixed_samples(
     d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
     d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
     names = nearest_names(sub_lab, palette)
+    # (every quarter's comparison at once: the same sums and comparisons cube by cube)
+    far = (d_subs > (d_whole + settings.mixed_table_margin)[:, None]).tolist()
     for j, i in enumerate(todo):
-        far = d_subs[j] > d_whole[j] + settings.mixed_table_margin
-        if any(far[q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
+        if any(far[j][q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
             out[i] = doubted(cubes[i])
     return out
 
@@ -2442,8 +2453,10 @@ def sample_top_faces(frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> n
     keep = m & (lum >= q[:, None])
     k = keep.sum(1) // 2
     # (each channel's values in a row of their own, 256 after every kept one: sorted along the last axis)
+    # (256 added to each left-out value, not set: the kept values still sort first in their own order, and k lies
+    # among them; one pass instead of a masked assignment)
     vals = pix.transpose(0, 2, 1).astype(np.uint16)  # (n, 3, pixels)
-    vals[~np.broadcast_to(keep[:, None, :], vals.shape)] = 256
+    vals |= (~keep[:, None, :]).astype(np.uint16) << 8
     vals.sort(axis=2)
     med = vals[rows, :, k]  # (n, 3): the upper median of each channel
     return _SRGB_TO_LINEAR[med[:, ::-1].astype(np.intp)]
@@ -2498,10 +2511,12 @@ def out_of_line_cubes(
     with a mate on its line beyond the grid is one of a line of the cubes' cast shadows, no stray."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
-    cube_xy = np.array([cube_centre for cube_centre in _cell_points(grid)])
-    if len(cube_xy) == 0:
+    # (the grid's nine centres made once: Grid.centre's numbers, row by row)
+    held = [3 * r + c for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
+    if not held:
         return []
-    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+    centres = grid._centres
+    cube_xy = centres[held]
     reach = settings.out_of_line_reach
     pitch = grid.pitch
     found: list[tuple[float, float]] = []
@@ -2543,10 +2558,6 @@ def out_of_line_cubes(
                 continue
             found.append((float(p[0]), float(p[1])))
     return found
-
-
-def _cell_points(grid: Grid) -> list[np.ndarray]:
-    return [grid.centre(r, c) for r in range(3) for c in range(3) if grid.cell_candidate[r][c] >= 0]
 
 
 # ---------------------------------------------------------------- stage 5: check
@@ -3302,8 +3313,8 @@ class _KeptMove:
         old = self.refused
         pitch = old.pitch
         spare = self._SPARE * pitch
-        old_c = np.array([old.centre(r, c) for r in range(3) for c in range(3)])  # (9, 2)
-        new_c = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+        old_c = old._centres  # (9, 2): Grid.centre's numbers, row by row
+        new_c = grid._centres
         steps = self._SHIFTS[:, 0:1] * grid.row_step + self._SHIFTS[:, 1:2] * grid.col_step  # (49, 2)
         windows = new_c[None, :, :] + steps[:, None, :]  # (49, 9, 2)
         moved = np.hypot(*(windows - old_c[None]).transpose(2, 0, 1)).max(1)  # (49,): moved_by, in pixels

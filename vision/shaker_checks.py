@@ -43,6 +43,7 @@ the table stays when that cue agrees too (:func:`faint_cube_kept_by_its_bevel`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -118,12 +119,21 @@ def table_cells(
 def ring_points(grid: Any, inner: float, outer: float, step: float) -> np.ndarray:
     """Frame points (m, 2) on a lattice of ``step`` cells around the grid, from ``inner`` to ``outer``
     cells beyond its outer cells' centres, in every direction."""
+    u, v = _ring_coords(float(inner), float(outer), float(step))
+    return np.asarray(grid.origin) + u * np.asarray(grid.col_step) + v * np.asarray(grid.row_step)
+
+
+@functools.lru_cache(maxsize=16)
+def _ring_coords(inner: float, outer: float, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ring_points`' lattice coordinates (columns (m, 1) of u and v), made once per ring: the same for
+    every grid (read-only: the cache's own)."""
     coords = np.arange(-outer, 2 + outer + 1e-9, step)
     u, v = np.meshgrid(coords, coords)
     u, v = u.ravel(), v.ravel()
     beyond = np.maximum(np.maximum(-u, u - 2), np.maximum(-v, v - 2))
-    u, v = u[beyond >= inner], v[beyond >= inner]
-    return np.asarray(grid.origin) + u[:, None] * np.asarray(grid.col_step) + v[:, None] * np.asarray(grid.row_step)
+    u, v = u[beyond >= inner][:, None], v[beyond >= inner][:, None]
+    u.flags.writeable = v.flags.writeable = False
+    return u, v
 
 
 def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarray, settings: Any) -> np.ndarray:
@@ -148,13 +158,38 @@ def disk_colours(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndar
     h, w = work_lab8.shape[:2]
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     rad = max(1.0, settings.sample_radius * grid.pitch / scale)
-    r_i = int(np.ceil(rad))
-    oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
-    disk = oy * oy + ox * ox <= rad * rad
+    oy, ox = _disk_offsets(rad)
     c = np.rint((points + 0.5) / scale - 0.5).astype(int)
-    ys = np.clip(c[:, 1:2] + oy[disk], 0, h - 1)  # (n, disk)
-    xs = np.clip(c[:, 0:1] + ox[disk], 0, w - 1)
-    return lab8_to_lab(np.median(work_lab8[ys, xs].astype(np.float64), axis=1))
+    # (np.minimum / np.maximum: np.clip's overhead shows on these short arrays; the same integers)
+    ys = np.minimum(np.maximum(c[:, 1:2] + oy, 0), h - 1)  # (n, disk)
+    xs = np.minimum(np.maximum(c[:, 0:1] + ox, 0), w - 1)
+    # each channel's median of 8-bit values: sorted as integers, the middle one (an odd count) or the mean of the
+    # middle two (an even one), each exact in float64: np.median's numbers, without its overhead
+    vals = np.sort(work_lab8[ys, xs], axis=1)  # (n, disk, 3)
+    m = vals.shape[1]
+    if m % 2:
+        med = vals[:, m // 2].astype(np.float64)
+    else:
+        med = (vals[:, m // 2 - 1].astype(np.float64) + vals[:, m // 2]) / 2
+    return lab8_to_lab(med)
+
+
+def _disk_offsets(rad: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`disk_colours`' pixel offsets (y, x) within ``rad`` of a point, row by row (the square's offsets
+    made once per whole radius: np.mgrid's overhead shows)."""
+    oy, ox, d2 = _square_offsets(int(np.ceil(rad)))
+    disk = d2 <= rad * rad
+    return oy[disk], ox[disk]
+
+
+@functools.lru_cache(maxsize=64)
+def _square_offsets(r_i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The offsets (y, x) of the square of half-side ``r_i`` and their squared lengths (read-only: the cache's)."""
+    oy, ox = np.mgrid[-r_i : r_i + 1, -r_i : r_i + 1]
+    d2 = oy * oy + ox * ox
+    for a in (oy, ox, d2):
+        a.flags.writeable = False
+    return oy, ox, d2
 
 
 def cloth_cells(
