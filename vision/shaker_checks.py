@@ -468,6 +468,26 @@ def gapped_shadow_lines(cell_tests: Sequence[Mapping[str, Any]], settings: Any) 
     return _outer_lines(cell_tests, gapped, None, 0)
 
 
+def spotless_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) with no top face at their point and a colour of the table: the reading found no
+    region of one colour around the cube point (``extent`` 0: the point's colour differs from its own small spot's,
+    an edge or texture runs through it) and the table in some shade explains the cell's colour within
+    ``spotless_table_delta_e`` (``d_table``, CIE76). A cube's top face is a flat square of one colour; a cell left
+    empty shows the table, and where a print's line or a checked cloth's edge crosses the cell's point the colour
+    there is the table's, outlined by the print, with no face (t41003 0048, t41025 0192). A cube whose face went
+    unfound for its noise keeps its own colour, far from the table's. ``spotless_table_delta_e`` 0: none (off)."""
+    if settings.spotless_table_delta_e <= 0:
+        return []
+    return [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube")
+        and "extent" in t
+        and float(t["extent"]) <= 0.0
+        and float(t.get("d_table", np.inf)) < settings.spotless_table_delta_e
+    ]
+
+
 def knocked_beside_table_cells(
     cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
 ) -> list[tuple[float, float]]:

@@ -3,18 +3,23 @@
 t41027 0207 (generated, seed 41027): a plain light table, the lamp high; the settled lattice was stretched (1.19 of
 the cubes' pitch) so its bottom row lay on the cubes' cast shadows and the real bottom row between its lines, and
 the shadows were read as three gray cubes (the pattern wrong). ``gapped_shadow_lines`` knows such a line: table in
-shadow whose gaps hold something else than the table."""
+shadow whose gaps hold something else than the table.
+
+t41003 0048 (seed 41003): a gingham, the bottom left cell left empty; a check's edge through its point was read as a
+white cube (no top face at the point, the colour the table's: d_table 20.4) and the incomplete pattern accepted.
+``spotless_table_cells`` takes such a cell for the table."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
-from vision.shaker_checks import gapped_shadow_lines
+from vision.shaker_checks import gapped_shadow_lines, spotless_table_cells
 
 from .shaker_sets import set_scene
 
 OFF = replace(DEFAULT_SETTINGS, gapped_shadow_delta_e=0.0)
+SPOTTED = replace(DEFAULT_SETTINGS, spotless_table_delta_e=0.0)
 
 
 def _cells(**rows: tuple[float, float]) -> list[dict]:
@@ -58,3 +63,26 @@ def test_the_lookalike_read_right_stays_read() -> None:
     frame, truth = set_scene(41001, 272)
     reading = read_shaker(frame)
     assert reading.valid and reading.pattern == truth["pattern"]
+
+
+def test_an_empty_cell_with_a_checks_edge_is_no_cube() -> None:
+    frame, truth = set_scene(41003, 48)
+    assert not truth["valid"] and truth["cells"][2][0] is None
+    before = read_shaker(frame, settings=SPOTTED)
+    assert before.valid  # the incomplete pattern accepted without the rule
+    reading = read_shaker(frame)
+    assert not reading.valid and reading.reason == "8 cubes in the grid"
+
+
+def test_spotless_cells_are_those_of_the_tables_colour() -> None:
+    def cell(extent: float, d_table: float, cube: bool = True) -> dict:
+        return {"row": 1, "col": 2, "cube": cube, "extent": extent, "d_table": d_table}
+
+    assert spotless_table_cells([cell(0.0, 20.4)], DEFAULT_SETTINGS) == [(1, 2)]
+    # a cube whose face went unfound keeps its own colour, far from the table's (a blue cube: d_table 57.7)
+    assert spotless_table_cells([cell(0.0, 57.7)], DEFAULT_SETTINGS) == []
+    # a face found; no cube; no face measured (a cell the reading did not ask); off
+    assert spotless_table_cells([cell(0.8, 20.4)], DEFAULT_SETTINGS) == []
+    assert spotless_table_cells([cell(0.0, 20.4, cube=False)], DEFAULT_SETTINGS) == []
+    assert spotless_table_cells([{"row": 0, "col": 0, "cube": True, "d_table": 3.0}], DEFAULT_SETTINGS) == []
+    assert spotless_table_cells([cell(0.0, 20.4)], SPOTTED) == []
