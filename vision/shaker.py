@@ -105,6 +105,7 @@ from .shaker_checks import (
     faint_cubes_kept_by_two_cues,
     foreign_cells,
     full_lines_beyond,
+    gapped_shadow_lines,
     incoming_line,
     knocked_beside_table_cells,
     knocked_beside_toned_cells,
@@ -119,6 +120,7 @@ from .shaker_checks import (
     print_beyond_cells,
     shadow_fit_cells,
     shadow_lines,
+    spotless_table_cells,
     table_cells,
     tone_shares,
     toned_open_cells,
@@ -865,6 +867,25 @@ class ShakerSettings:
     palette_line_delta_e: float = 8.0
     palette_line_table: float = 30.0  # ...each cell this near the table (d_table, CIE76)...
     palette_line_beyond: int = 2  # ...and this many cube-like points beyond the grid's opposite side
+
+    # helper A: never a wrong pattern
+    # an outer row or column of the grid whose three cube cells the table darkened by some factor explains within
+    # gapped_shadow_delta_e (d_shadow, CIE76) while each is at least gapped_shadow_gap from all four gaps beside it
+    # (d_gap): table in the cubes' cast shadow with something else than the table where a grid's gaps are (the
+    # cubes themselves), a lattice stretched so its outer line lies on the cubes' shadows and the real line between
+    # its lines (t41027 0207, read wrong: d_shadow <= 1.9, d_gap >= 33.1). Refused
+    # (vision.shaker_checks.gapped_shadow_lines). On main's 11136 exact readings of the 30 tuning sets no outer line
+    # has three cells within 5.0 of the darkened table and 15.0 from their gaps. 0: off (as before)
+    gapped_shadow_delta_e: float = 4.0
+    gapped_shadow_gap: float = 20.0  # ...each cell at least this far (CIE76) from every gap beside it
+    # a cube cell with no top face at its point (top_face found none: the colour there differs from its own small
+    # spot's, so no region of one colour holds it; the reading records extent 0) whose colour the table in some
+    # shade explains within spotless_table_delta_e (d_table, CIE76) is the table (a print's line, a check's edge
+    # through an empty cell), unless it casts a cube's shadow (solid_cubes_kept): "N cubes in the grid"
+    # (vision.shaker_checks.spotless_table_cells). On the 30 tuning sets the incomplete patterns accepted so had
+    # d_table 12.2-22.0 (t41003 0048, t41010 0241, t41025 0192, t41026 0054: a check's or print's edge in a
+    # cell left empty); the exact readings' faceless cubes were blue and red, d_table >= 57.7. 0: off (as before)
+    spotless_table_delta_e: float = 35.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3198,6 +3219,15 @@ def read_shaker(
         and off_palette_lines(cell_tests, settings, window_look(grid, cands)["cube"])
     ):
         reason = "no pattern: a line of the cubes' shadows read as cubes, cubes beyond it (the lattice a line off)"
+    if reason is None and gapped_shadow_lines(cell_tests, settings):
+        reason = "no pattern: a line of the table in the cubes' shadows, cubes in its gaps (the lattice stretched)"
+    spotless = spotless_table_cells(cell_tests, settings) if reason is None else []
+    if spotless:
+        spotless = solid_cubes_kept(frame_bgr, grid, cell_tests, spotless, settings, shapes)
+    if spotless:
+        for t in cell_tests:
+            t["cube"] = t["cube"] and (t["row"], t["col"]) not in spotless
+        reason = f"{9 - len(spotless)} cubes in the grid"  # the table's print or a check's edge, no cube's face
     if (
         reason is None
         and settings.beyond_line_ring > 0
