@@ -868,7 +868,6 @@ class ShakerSettings:
     palette_line_table: float = 30.0  # ...each cell this near the table (d_table, CIE76)...
     palette_line_beyond: int = 2  # ...and this many cube-like points beyond the grid's opposite side
 
-    # helper A: never a wrong pattern
     # an outer row or column of the grid whose three cube cells the table darkened by some factor explains within
     # gapped_shadow_delta_e (d_shadow, CIE76) while each is at least gapped_shadow_gap from all four gaps beside it
     # (d_gap): table in the cubes' cast shadow with something else than the table where a grid's gaps are (the

@@ -1,4 +1,4 @@
-"""The read path's cheaper looks give the numbers the plainer code gave (helper V, the read cost).
+"""The read path's cheaper looks give the numbers the plainer code gave.
 
 tone_shares' ring of table points and disk_colours' disk offsets are made once (cached), disk_colours' medians are
 taken on the 8-bit values, sample_top_faces marks the left-out values in one pass, top_face's centre is made in
