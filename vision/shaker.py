@@ -105,7 +105,6 @@ from .shaker_checks import (
     faint_cubes_kept_by_two_cues,
     foreign_cells,
     full_lines_beyond,
-    gapped_shadow_lines,
     incoming_line,
     knocked_beside_table_cells,
     knocked_beside_toned_cells,
@@ -868,15 +867,6 @@ class ShakerSettings:
     palette_line_table: float = 30.0  # ...each cell this near the table (d_table, CIE76)...
     palette_line_beyond: int = 2  # ...and this many cube-like points beyond the grid's opposite side
 
-    # an outer row or column of the grid whose three cube cells the table darkened by some factor explains within
-    # gapped_shadow_delta_e (d_shadow, CIE76) while each is at least gapped_shadow_gap from all four gaps beside it
-    # (d_gap): table in the cubes' cast shadow with something else than the table where a grid's gaps are (the
-    # cubes themselves), a lattice stretched so its outer line lies on the cubes' shadows and the real line between
-    # its lines (t41027 0207, read wrong: d_shadow <= 1.9, d_gap >= 33.1). Refused
-    # (vision.shaker_checks.gapped_shadow_lines). On main's 11136 exact readings of the 30 tuning sets no outer line
-    # has three cells within 5.0 of the darkened table and 15.0 from their gaps. 0: off (as before)
-    gapped_shadow_delta_e: float = 4.0
-    gapped_shadow_gap: float = 20.0  # ...each cell at least this far (CIE76) from every gap beside it
     # a cube cell with no top face at its point (top_face found none: the colour there differs from its own small
     # spot's, so no region of one colour holds it; the reading records extent 0) whose colour the table in some
     # shade explains within spotless_table_delta_e (d_table, CIE76) is the table (a print's line, a check's edge
@@ -3218,8 +3208,6 @@ def read_shaker(
         and off_palette_lines(cell_tests, settings, window_look(grid, cands)["cube"])
     ):
         reason = "no pattern: a line of the cubes' shadows read as cubes, cubes beyond it (the lattice a line off)"
-    if reason is None and gapped_shadow_lines(cell_tests, settings):
-        reason = "no pattern: a line of the table in the cubes' shadows, cubes in its gaps (the lattice stretched)"
     spotless = spotless_table_cells(cell_tests, settings) if reason is None else []
     if spotless:
         spotless = solid_cubes_kept(frame_bgr, grid, cell_tests, spotless, settings, shapes)

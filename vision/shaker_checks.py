@@ -481,28 +481,6 @@ def off_palette_lines(
     return _outer_lines(cell_tests, off_palette, around, settings.palette_line_beyond)
 
 
-def gapped_shadow_lines(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[tuple[int, int], ...]]:
-    """The grid's outer rows or columns whose three cube cells are each the table darkened by some factor (within
-    ``gapped_shadow_delta_e``, ``d_shadow`` as :func:`table_cells` records it, CIE76) and yet at least
-    ``gapped_shadow_gap`` from every one of the four gaps beside them (``d_gap``). A cell of shadowed table whose
-    gaps are all something else than the table has the cubes where a grid has its gaps: the lattice stretched so
-    its outer line lies on the cubes' cast shadows and the real line between its lines (t41027 0207). A line of
-    real gray cubes on a table of their gray has table (lit or in shade, a few units off) in its gaps; a lattice a
-    whole line off has table between its shadow line and the cubes (:func:`shadow_lines`' case).
-    ``gapped_shadow_delta_e`` 0: none (off)."""
-    if settings.gapped_shadow_delta_e <= 0:
-        return []
-
-    def gapped(t: Mapping[str, Any]) -> bool:
-        return (
-            bool(t.get("cube"))
-            and float(t.get("d_shadow", np.inf)) < settings.gapped_shadow_delta_e
-            and float(t.get("d_gap", 0.0)) >= settings.gapped_shadow_gap
-        )
-
-    return _outer_lines(cell_tests, gapped, None, 0)
-
-
 def spotless_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
     """The cube cells (row, col) with no top face at their point and a colour of the table: the reading found no
     region of one colour around the cube point (``extent`` 0: the point's colour differs from its own small spot's,
