@@ -71,6 +71,7 @@ frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] 
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
@@ -998,6 +999,8 @@ def table_difference(
         scale = 1.0
         work = frame_bgr
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
+    # (the working images dropped, or written over, once used: the next ones can take their memory, still cached)
+    del work
     wh, ww = lab.shape[:2]
     s = settings.background_shrink
     tiny = cv2.resize(lab, (max(1, ww // s), max(1, wh // s)), interpolation=cv2.INTER_AREA)
@@ -1005,9 +1008,11 @@ def table_difference(
     k = min(k, 255)
     bg_tiny = cv2.medianBlur(tiny, k)  # (channel by channel, as three single-channel medians)
     bg = cv2.resize(bg_tiny, (ww, wh), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.absdiff(lab, bg)
+    diff = cv2.absdiff(lab, bg, dst=bg)
+    del bg
     dl, da, db = cv2.split(diff)
-    d = cv2.addWeighted(dl, settings.lightness_weight, cv2.add(da, db), 1.0, 0.0, dtype=cv2.CV_32F)
+    del diff
+    d = cv2.addWeighted(dl, settings.lightness_weight, cv2.add(da, db, dst=da), 1.0, 0.0, dtype=cv2.CV_32F)
     return d, scale, lab, bg_tiny
 
 
@@ -1019,7 +1024,8 @@ def edge_strength(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
     for channel, weight in zip(cv2.split(lab), (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
         gx, gy = cv2.spatialGradient(channel)
         mag = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
-        g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g)
+        del gx, gy
+        cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g, dst=g)  # (in place: element by element)
     return g
 
 
@@ -1049,20 +1055,27 @@ def find_cubes(
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
+    # (each box's sums dropped after their last use, and a size's maps before the next size's are made: the next
+    # ones can take the memory just freed, still cached)
+    uses = collections.Counter(
+        (level, b)
+        for level, b_in, b_out in (_box_sides(sizes, j, settings.half_from) for j in range(len(sizes) - 2))
+        for b in (b_in, b_out)
+    )
 
     def box_sum(level: int, b: int) -> np.ndarray:
-        if (level, b) not in sums:
+        key = (level, b)
+        if key not in sums:
             img = g if level == 0 else g_half
-            sums[(level, b)] = cv2.boxFilter(img, -1, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
-        return sums[(level, b)]
+            sums[key] = cv2.boxFilter(img, -1, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
+        uses[key] -= 1
+        return sums[key] if uses[key] else sums.pop(key)
 
     found: list[_Found | None] = []  # each size's strongest points
     for j in range(len(sizes) - 2):
         top = sizes[j + 1]
-        level = 0 if top < settings.half_from else 1
+        level, b_in, b_out = _box_sides(sizes, j, settings.half_from)
         f = 2**level
-        b_in = max(2, int(round(sizes[j] / f)))
-        b_out = max(b_in + 2, int(round(sizes[j + 2] / f)))
         s_in, s_out = box_sum(level, b_in), box_sum(level, b_out)
         # ring mean minus inner mean, in one OpenCV pass: s_out / a_ring - s_in * (1 / a_ring + 1 / a_in)
         a_ring = float(b_out * b_out - b_in * b_in)
@@ -1072,12 +1085,22 @@ def find_cubes(
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
         xs, ys = _peaks(resp, thr, k)
         if len(xs) == 0:
+            del s_in, s_out, resp
             found.append(None)
             continue
         strength = resp[ys, xs].astype(np.float64)
+        del s_in, s_out, resp
         order = np.argsort(-strength, kind="stable")[: settings.max_candidates]
         found.append(_Found(top, level, max(1, b_in // 2), xs[order], ys[order], strength[order]))
     return _candidates(found, d, d_half_sum, d_thr, scale)
+
+
+def _box_sides(sizes: Sequence[int], j: int, half_from: int) -> tuple[int, int, int]:
+    """find_cubes' size j: its level (0: the working copy, 1: the halved one) and its inner and outer boxes' sides
+    there."""
+    level = 0 if sizes[j + 1] < half_from else 1
+    b_in = max(2, int(round(sizes[j] / 2**level)))
+    return level, b_in, max(b_in + 2, int(round(sizes[j + 2] / 2**level)))
 
 
 class _Found(NamedTuple):
