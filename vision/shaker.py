@@ -2870,6 +2870,7 @@ def read_shaker(
         _work = _FrameWork(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
+        del d, g  # (the table difference and edge maps serve the finder only: their memory free for the later looks)
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 
     def assess(
