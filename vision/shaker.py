@@ -1025,7 +1025,7 @@ def edge_strength(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
         gx, gy = cv2.spatialGradient(channel)
         mag = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
         del gx, gy
-        cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g, dst=g)  # (in place: element by element)
+        g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g, dst=g)  # (in place: element by element)
     return g
 
 
