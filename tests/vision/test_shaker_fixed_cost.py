@@ -25,6 +25,30 @@ from vision.shaker import (
 from vision.shaker_scene import render_scene_set
 
 
+def _table_difference_as_before(
+    frame_bgr: np.ndarray, settings: ShakerSettings
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """table_difference as main had it: every working map a new array."""
+    h, w = frame_bgr.shape[:2]
+    scale = max(h, w) / settings.work_long_side
+    if scale > 1.0:
+        ww, wh = max(1, round(w / scale)), max(1, round(h / scale))
+        work = cv2.resize(frame_bgr, (ww, wh), interpolation=cv2.INTER_AREA)
+    else:
+        scale = 1.0
+        work = frame_bgr
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
+    wh, ww = lab.shape[:2]
+    s = settings.background_shrink
+    tiny = cv2.resize(lab, (max(1, ww // s), max(1, wh // s)), interpolation=cv2.INTER_AREA)
+    k = min(255, max(3, int(round(settings.background_window * max(tiny.shape[:2])))) | 1)
+    bg_tiny = cv2.medianBlur(tiny, k)
+    bg = cv2.resize(bg_tiny, (ww, wh), interpolation=cv2.INTER_LINEAR)
+    dl, da, db = cv2.split(cv2.absdiff(lab, bg))
+    d = cv2.addWeighted(dl, settings.lightness_weight, cv2.add(da, db), 1.0, 0.0, dtype=cv2.CV_32F)
+    return d, scale, lab, bg_tiny
+
+
 def _edge_strength_as_before(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
     """edge_strength as main had it: two 3-channel Sobels, their magnitudes split, weighted and summed."""
     g = np.zeros(lab.shape[:2], np.float32)
@@ -94,6 +118,22 @@ def _same_candidates(a: list[Candidates], b: list[Candidates]) -> bool:
 @pytest.fixture(scope="module")
 def frames() -> list[np.ndarray]:
     return [frame for frame, _ in render_scene_set(random.Random(41017), 4)]
+
+
+def test_table_difference_writes_over_its_own_maps_only(frames):
+    """table_difference's difference written over the upscaled table model's memory (and a + b over a's) gives
+    main's numbers bit for bit, and leaves the frame as it was: on generated frames, a frame smaller than the working
+    size (the frame itself is the working copy) and a saturated one."""
+    rng = np.random.default_rng(11)
+    small = rng.integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    saturated = rng.integers(0, 2, (768, 1024, 3), dtype=np.uint8) * np.uint8(255)
+    for frame in [*frames, small, saturated]:
+        kept = frame.copy()
+        new, old = table_difference(frame, DEFAULT_SETTINGS), _table_difference_as_before(frame, DEFAULT_SETTINGS)
+        assert np.array_equal(frame, kept)
+        assert new[1] == old[1]
+        for a, b in zip((new[0], new[2], new[3]), (old[0], old[2], old[3]), strict=True):
+            assert _same_array(a, b)
 
 
 def test_edge_strength_is_the_sobel_formula(frames):
