@@ -71,6 +71,7 @@ frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] 
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
@@ -1008,6 +1009,8 @@ def table_difference(
         scale = 1.0
         work = frame_bgr
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2Lab)
+    # (the working images dropped, or written over, once used: the next ones can take their memory, still cached)
+    del work
     wh, ww = lab.shape[:2]
     s = settings.background_shrink
     tiny = cv2.resize(lab, (max(1, ww // s), max(1, wh // s)), interpolation=cv2.INTER_AREA)
@@ -1015,21 +1018,24 @@ def table_difference(
     k = min(k, 255)
     bg_tiny = cv2.medianBlur(tiny, k)  # (channel by channel, as three single-channel medians)
     bg = cv2.resize(bg_tiny, (ww, wh), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.absdiff(lab, bg)
+    diff = cv2.absdiff(lab, bg, dst=bg)
+    del bg
     dl, da, db = cv2.split(diff)
-    d = cv2.addWeighted(dl, settings.lightness_weight, cv2.add(da, db), 1.0, 0.0, dtype=cv2.CV_32F)
+    del diff
+    d = cv2.addWeighted(dl, settings.lightness_weight, cv2.add(da, db, dst=da), 1.0, 0.0, dtype=cv2.CV_32F)
     return d, scale, lab, bg_tiny
 
 
 def edge_strength(lab: np.ndarray, settings: ShakerSettings) -> np.ndarray:
     """Colour gradient magnitude (L1, Sobel) summed over L, a and b: cube outlines stand out."""
     g = np.zeros(lab.shape[:2], np.float32)
-    # (the three channels' gradients in one pass each: OpenCV filters a 3-channel image channel by channel)
-    gx = cv2.Sobel(lab, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_16S, 0, 1, ksize=3)
-    mags = cv2.split(cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy)))
-    for mag, weight in zip(mags, (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
-        g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g)
+    # (each channel's two 3 x 3 Sobel gradients in one cv2.spatialGradient pass: the same kernels and border as
+    # cv2.Sobel(ksize=3)'s, cheaper than two 3-channel Sobels and a split of their magnitudes; the same map)
+    for channel, weight in zip(cv2.split(lab), (settings.edge_lightness_weight, 1.0, 1.0), strict=True):
+        gx, gy = cv2.spatialGradient(channel)
+        mag = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+        del gx, gy
+        g = cv2.scaleAdd(mag.astype(np.float32), weight / 8.0, g, dst=g)  # (in place: element by element)
     return g
 
 
@@ -1059,20 +1065,27 @@ def find_cubes(
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
     sums: dict[tuple[int, int], np.ndarray] = {}
+    # (each box's sums dropped after their last use, and a size's maps before the next size's are made: the next
+    # ones can take the memory just freed, still cached)
+    uses = collections.Counter(
+        (level, b)
+        for level, b_in, b_out in (_box_sides(sizes, j, settings.half_from) for j in range(len(sizes) - 2))
+        for b in (b_in, b_out)
+    )
 
     def box_sum(level: int, b: int) -> np.ndarray:
-        if (level, b) not in sums:
+        key = (level, b)
+        if key not in sums:
             img = g if level == 0 else g_half
-            sums[(level, b)] = cv2.boxFilter(img, -1, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
-        return sums[(level, b)]
+            sums[key] = cv2.boxFilter(img, -1, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
+        uses[key] -= 1
+        return sums[key] if uses[key] else sums.pop(key)
 
-    out = []
+    found: list[_Found | None] = []  # each size's strongest points
     for j in range(len(sizes) - 2):
         top = sizes[j + 1]
-        level = 0 if top < settings.half_from else 1
+        level, b_in, b_out = _box_sides(sizes, j, settings.half_from)
         f = 2**level
-        b_in = max(2, int(round(sizes[j] / f)))
-        b_out = max(b_in + 2, int(round(sizes[j + 2] / f)))
         s_in, s_out = box_sum(level, b_in), box_sum(level, b_out)
         # ring mean minus inner mean, in one OpenCV pass: s_out / a_ring - s_in * (1 / a_ring + 1 / a_in)
         a_ring = float(b_out * b_out - b_in * b_in)
@@ -1082,18 +1095,70 @@ def find_cubes(
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
         xs, ys = _peaks(resp, thr, k)
         if len(xs) == 0:
-            out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
+            del s_in, s_out, resp
+            found.append(None)
             continue
         strength = resp[ys, xs].astype(np.float64)
+        del s_in, s_out, resp
         order = np.argsort(-strength, kind="stable")[: settings.max_candidates]
-        xs, ys, strength = xs[order], ys[order], strength[order]
-        pts = np.stack([xs, ys], 1).astype(np.float64)
-        half_in = max(1, b_in // 2)
-        contrast = (
-            _box_means_at(d, xs, ys, half_in) if level == 0 else _box_means(d_half_sum, xs, ys, half_in)
-        ) / d_thr
-        xy = (pts + 0.5) * (scale * f) - 0.5
-        out.append(Candidates(xy, np.full(len(xy), top * scale / 2.0), contrast.astype(np.float64), scale, strength))
+        found.append(_Found(top, level, max(1, b_in // 2), xs[order], ys[order], strength[order]))
+    return _candidates(found, d, d_half_sum, d_thr, scale)
+
+
+def _box_sides(sizes: Sequence[int], j: int, half_from: int) -> tuple[int, int, int]:
+    """find_cubes' size j: its level (0: the working copy, 1: the halved one) and its inner and outer boxes' sides
+    there."""
+    level = 0 if sizes[j + 1] < half_from else 1
+    b_in = max(2, int(round(sizes[j] / 2**level)))
+    return level, b_in, max(b_in + 2, int(round(sizes[j + 2] / 2**level)))
+
+
+class _Found(NamedTuple):
+    """One size's strongest points (find_cubes): its size, level (0: the working copy, 1: the halved one), the
+    half side of its inner box there, and the points (x, y on that level) with their responses, strongest first."""
+
+    top: int
+    level: int
+    half_in: int
+    xs: np.ndarray
+    ys: np.ndarray
+    strength: np.ndarray
+
+
+def _candidates(
+    found: list[_Found | None], d: np.ndarray, d_half_sum: np.ndarray, d_thr: float, scale: float
+) -> list[Candidates]:
+    """find_cubes' candidates of every size from their points: each point's frame position, radius and contrast
+    (the mean table difference in its inner box over ``d_thr``; on the working copy ``d`` itself, on the halved
+    one its integral image ``d_half_sum``) made for all sizes at once, element by element the numbers each size's
+    own made (the sizes' few points paid a dozen numpy calls each)."""
+    kept = [f for f in found if f is not None]
+    if not kept:
+        return [Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale) for _ in found]
+    counts = [len(f.xs) for f in kept]
+    xs, ys = np.concatenate([f.xs for f in kept]), np.concatenate([f.ys for f in kept])
+    pts = np.empty((len(xs), 2))
+    pts[:, 0], pts[:, 1] = xs, ys
+    xy = (pts + 0.5) * np.repeat([scale * 2**f.level for f in kept], counts)[:, None] - 0.5
+    radius = np.repeat([f.top * scale / 2.0 for f in kept], counts)
+    on_half = np.repeat([f.level == 1 for f in kept], counts)
+    contrast = np.empty(len(xs))
+    if on_half.any():
+        half_in = np.repeat([f.half_in for f in kept], counts)
+        contrast[on_half] = _box_means(d_half_sum, xs[on_half], ys[on_half], half_in[on_half])
+    ends = np.cumsum(counts)
+    for f, end, n in zip(kept, ends, counts, strict=True):
+        if f.level == 0:
+            contrast[end - n : end] = _box_means_at(d, f.xs, f.ys, f.half_in)
+    contrast /= d_thr
+    out, at = [], 0
+    for f in found:
+        if f is None:
+            out.append(Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), scale))
+            continue
+        n = len(f.xs)
+        out.append(Candidates(xy[at : at + n], radius[at : at + n], contrast[at : at + n], scale, f.strength))
+        at += n
     return out
 
 
@@ -2081,7 +2146,7 @@ def face_offset(face: tuple[np.ndarray, float] | None, cell_xy: np.ndarray, pitc
     return float(math.hypot(*(centre - np.asarray(cell_xy))) / pitch), extent
 
 
-def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int) -> np.ndarray:
+def _box_means(integral: np.ndarray, xs: np.ndarray, ys: np.ndarray, half: int | np.ndarray) -> np.ndarray:
     """Box means of side 2 * half + 1 around integer points, from an integral image."""
     h, w = integral.shape[0] - 1, integral.shape[1] - 1
     # (np.minimum / np.maximum: np.clip's overhead dominates on these short arrays)
@@ -2826,6 +2891,7 @@ def read_shaker(
         _work = _FrameWork(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
+        del d, g  # (the table difference and edge maps serve the finder only: their memory free for the later looks)
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 
     def assess(
