@@ -866,6 +866,16 @@ class ShakerSettings:
     palette_line_table: float = 30.0  # ...each cell this near the table (d_table, CIE76)...
     palette_line_beyond: int = 2  # ...and this many cube-like points beyond the grid's opposite side
 
+    # helper F: a made lattice's cubes of the table's colour on a plain table
+    # made_same_pitch_table_cells (1) was chosen on a gingham (t41003 0237: its checks in two empty cells read as
+    # gray cubes). On a plain table an empty cell shows no print to be outlined, and a cube of the table's colour
+    # (black on a dark table, gray or white on a light one) is common: a made lattice at about the refused pitch
+    # read such patterns right and was dropped for their 2-3 cubes of the table's colour. On a table that is not
+    # busy (the frame's mean edge strength does not lift find_cubes' threshold above response_min: the finder's own
+    # test, made_table_is_plain) such a reading may have this many (made_max_table_cells' 3 for the other pitches).
+    # 0 (or at most made_same_pitch_table_cells): as before
+    made_plain_table_cells: int = 3
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -3435,6 +3445,27 @@ def made_lattices(
     return out
 
 
+def made_table_is_plain(work: _FrameWork, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether the frame's table is plain: its mean edge strength (``response_noise_factor`` times it) does not lift
+    :func:`find_cubes`' threshold above ``response_min``, as a gingham's checks do. On a plain table an empty cell
+    has no print to outline, so a cube of the table's colour is not a check read as one."""
+    g_sum = work.g_sum
+    edges = g_sum[-1, -1] / ((g_sum.shape[0] - 1) * (g_sum.shape[1] - 1))  # (the mean edge strength)
+    return settings.response_noise_factor * float(edges) <= settings.response_min
+
+
+def made_table_cells(work: _FrameWork, near: bool, settings: ShakerSettings = DEFAULT_SETTINGS) -> int:
+    """How many cubes of the table's colour a made reading may have: ``made_max_table_cells`` at another pitch than
+    the refused one's; at about it ``made_same_pitch_table_cells``, or ``made_plain_table_cells`` when more on a
+    plain table (:func:`made_table_is_plain`)."""
+    if not near:
+        return settings.made_max_table_cells
+    limit = settings.made_same_pitch_table_cells
+    if settings.made_plain_table_cells > limit and made_table_is_plain(work, settings):
+        return settings.made_plain_table_cells
+    return limit
+
+
 def read_made_lattices(
     reread: _ReadAgain,
     refused: Grid,
@@ -3471,7 +3502,7 @@ def read_made_lattices(
             continue
         tests = again.debug["cell_tests"]
         table_coloured = sum(t["cube"] and t["d_table"] < settings.made_table_d for t in tests)
-        if table_coloured > (settings.made_same_pitch_table_cells if near else settings.made_max_table_cells):
+        if table_coloured > made_table_cells(reread.work, near, settings):
             continue
         return replace(again, debug={**again.debug, "made_lattice": {"refused": reason, "lattice": i, "size": j}})
     return None

@@ -1,0 +1,50 @@
+"""A made lattice's cubes of the table's colour on a plain table (``made_plain_table_cells``).
+
+A refused reading read again on a lattice made at about the refused pitch was dropped when more than
+``made_same_pitch_table_cells`` (1) of its cubes were of the table's colour: a limit chosen on a gingham, whose checks
+in empty cells read as gray cubes. On a plain table (the frame's edges do not lift the finder's threshold) black cubes
+on a dark table and gray ones on a light table are common, and the made lattice reads such patterns right."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+
+from vision.shaker import DEFAULT_SETTINGS, made_table_cells, made_table_is_plain, read_shaker
+
+from .shaker_sets import set_scene
+
+
+def _work_with_edges(strength: float) -> SimpleNamespace:
+    """A frame's work whose edge map is ``strength`` everywhere (only its integral is asked)."""
+    return SimpleNamespace(g_sum=cv2.integral(np.full((60, 80), strength, np.float32)))
+
+
+def test_a_plain_table_allows_cubes_of_its_colour_at_the_refused_pitch() -> None:
+    plain, busy = _work_with_edges(1.0), _work_with_edges(8.0)  # (busy: 1.2 x 8 lifts the threshold above 6)
+    assert made_table_is_plain(plain) and not made_table_is_plain(busy)
+    assert made_table_cells(plain, True) == DEFAULT_SETTINGS.made_plain_table_cells == 3
+    assert made_table_cells(busy, True) == DEFAULT_SETTINGS.made_same_pitch_table_cells == 1
+    # (at another pitch than the refused one: made_max_table_cells, whatever the table)
+    assert made_table_cells(plain, False) == made_table_cells(busy, False) == DEFAULT_SETTINGS.made_max_table_cells
+    off = dataclasses.replace(DEFAULT_SETTINGS, made_plain_table_cells=0)
+    assert made_table_cells(plain, True, off) == DEFAULT_SETTINGS.made_same_pitch_table_cells
+
+
+def test_black_cubes_on_a_dark_table_read_on_a_made_lattice() -> None:
+    # s41014 0096: a complete pattern on a plain dark table, three black cubes; the first lattice lay a cell off
+    # ("a cube is out of line"), a made lattice at about its pitch reads the pattern with its black cubes
+    frame, truth = set_scene(41014, 96)
+    off = dataclasses.replace(DEFAULT_SETTINGS, made_plain_table_cells=0)
+    before = read_shaker(frame, settings=off)
+    assert not before.valid
+    after = read_shaker(frame)
+    assert after.valid, after.reason
+    assert [list(row) for row in after.pattern] == truth["pattern"]
+    assert "made_lattice" in after.debug
+    limit = DEFAULT_SETTINGS.made_table_d
+    table_coloured = [t for t in after.debug["cell_tests"] if t["cube"] and t["d_table"] < limit]
+    assert 1 < len(table_coloured) <= DEFAULT_SETTINGS.made_plain_table_cells
