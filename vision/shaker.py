@@ -875,6 +875,13 @@ class ShakerSettings:
     # test, made_table_is_plain) such a reading may have this many (made_max_table_cells' 3 for the other pitches).
     # 0 (or at most made_same_pitch_table_cells): as before
     made_plain_table_cells: int = 3
+    # a made lattice at about the refused pitch that lies elsewhere in the frame (no cell centre of it within this many
+    # refused pitches of any of the refused lattice's: made_elsewhere) re-reads none of the refused reading's cubes,
+    # so it is no re-lattice move: read as a made lattice at another pitch is (no keep rule, made_max_table_cells).
+    # Where the first lattice took a box, a hand or stray cubes 10-18 pitches from the pattern (t41011 0476,
+    # t41014 0332) the keep rule refused every made lattice on the pattern for leaving those "plainly seen cubes"
+    # behind. Main's 3891 refused/re-read tuning frames: those two FR -> exact, nothing else changed. 0.0: off
+    made_elsewhere_gap: float = 2.0
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3466,6 +3473,16 @@ def made_table_cells(work: _FrameWork, near: bool, settings: ShakerSettings = DE
     return limit
 
 
+def made_elsewhere(refused: Grid, grid: Grid, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether a made lattice lies elsewhere in the frame than the refused one: no cell centre of it within
+    ``made_elsewhere_gap`` refused pitches of any of the refused lattice's (never when 0). Such a lattice re-reads
+    none of the refused reading's cubes, so the re-lattice's keep rule (leave none of them behind) is not its."""
+    if settings.made_elsewhere_gap <= 0.0:
+        return False
+    gaps = np.hypot(*(grid._centres[:, None, :] - refused._centres[None, :, :]).transpose(2, 0, 1))
+    return bool(gaps.min() >= settings.made_elsewhere_gap * refused.pitch)
+
+
 def read_made_lattices(
     reread: _ReadAgain,
     refused: Grid,
@@ -3485,6 +3502,7 @@ def read_made_lattices(
     kept = _KeptMove(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
     for i, (grid, j) in enumerate(made):
         near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
+        near = near and not made_elsewhere(refused, grid, settings)
         if near and not kept.may_start(
             grid, screen_left=settings.made_screen_left, min_start=settings.made_screen_min_shift
         ):
