@@ -877,6 +877,27 @@ class ShakerSettings:
     # cell left empty); the exact readings' faceless cubes were blue and red, d_table >= 57.7. 0: off (as before)
     spotless_table_delta_e: float = 35.0
 
+    # made_same_pitch_table_cells (1) was chosen on a gingham (t41003 0237: its checks in two empty cells read as
+    # gray cubes). On a plain table an empty cell shows no print to be outlined, and a cube of the table's colour
+    # (black on a dark table, gray or white on a light one) is common: a made lattice at about the refused pitch
+    # read such patterns right and was dropped for their 2-3 cubes of the table's colour. On a table that is not
+    # busy (the frame's mean edge strength does not lift find_cubes' threshold above response_min: the finder's own
+    # test, made_table_is_plain) such a reading may have this many (made_max_table_cells' 3 for the other pitches).
+    # All 15000 frames of the 30 tuning sets against main 79f5fd7 (/tmp/s17/tB), with made_elsewhere_gap: exact
+    # 11136 -> 11148 (this one 10: t41007 0187, t41008 0341, t41013 0148, t41014 0096, t41016 0145, t41020 0475,
+    # t41021 0149, t41027 0433, t41028 0244, t41030 0293), FR 133 -> 121, incomplete accepted 54 -> 54, wrong 2 -> 2,
+    # nothing else changed; untouched seeds 171761/171762 (500): none changed. Lifting both limits (9) read 3 more
+    # right and accepted 4 incomplete patterns (t41001 0059, t41022 0122/0130 at other pitches; t41003 0237 gingham).
+    # 0 (or at most made_same_pitch_table_cells): as before
+    made_plain_table_cells: int = 3
+    # a made lattice at about the refused pitch that lies elsewhere in the frame (no cell centre of it within this many
+    # refused pitches of any of the refused lattice's: made_elsewhere) re-reads none of the refused reading's cubes,
+    # so it is no re-lattice move: read as a made lattice at another pitch is (no keep rule, made_max_table_cells).
+    # Where the first lattice took a box, a hand or stray cubes 10-18 pitches from the pattern (t41011 0476,
+    # t41014 0332) the keep rule refused every made lattice on the pattern for leaving those "plainly seen cubes"
+    # behind. Main's 3891 refused/re-read tuning frames: those two FR -> exact, nothing else changed. 0.0: off
+    made_elsewhere_gap: float = 2.0
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -3529,6 +3550,37 @@ def made_lattices(
     return out
 
 
+def made_table_is_plain(work: _FrameWork, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether the frame's table is plain: its mean edge strength (``response_noise_factor`` times it) does not lift
+    :func:`find_cubes`' threshold above ``response_min``, as a gingham's checks do. On a plain table an empty cell
+    has no print to outline, so a cube of the table's colour is not a check read as one."""
+    g_sum = work.g_sum
+    edges = g_sum[-1, -1] / ((g_sum.shape[0] - 1) * (g_sum.shape[1] - 1))  # (the mean edge strength)
+    return settings.response_noise_factor * float(edges) <= settings.response_min
+
+
+def made_table_cells(work: _FrameWork, near: bool, settings: ShakerSettings = DEFAULT_SETTINGS) -> int:
+    """How many cubes of the table's colour a made reading may have: ``made_max_table_cells`` at another pitch than
+    the refused one's; at about it ``made_same_pitch_table_cells``, or ``made_plain_table_cells`` when more on a
+    plain table (:func:`made_table_is_plain`)."""
+    if not near:
+        return settings.made_max_table_cells
+    limit = settings.made_same_pitch_table_cells
+    if settings.made_plain_table_cells > limit and made_table_is_plain(work, settings):
+        return settings.made_plain_table_cells
+    return limit
+
+
+def made_elsewhere(refused: Grid, grid: Grid, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether a made lattice lies elsewhere in the frame than the refused one: no cell centre of it within
+    ``made_elsewhere_gap`` refused pitches of any of the refused lattice's (never when 0). Such a lattice re-reads
+    none of the refused reading's cubes, so the re-lattice's keep rule (leave none of them behind) is not its."""
+    if settings.made_elsewhere_gap <= 0.0:
+        return False
+    gaps = np.hypot(*(grid._centres[:, None, :] - refused._centres[None, :, :]).transpose(2, 0, 1))
+    return bool(gaps.min() >= settings.made_elsewhere_gap * refused.pitch)
+
+
 def read_made_lattices(
     reread: _ReadAgain,
     refused: Grid,
@@ -3548,6 +3600,7 @@ def read_made_lattices(
     kept = _KeptMove(refused, cell_tests, settings)  # (a made lattice at about the refused pitch is a re-lattice move)
     for i, (grid, j) in enumerate(made):
         near = abs(grid.pitch / refused.pitch - 1.0) <= settings.made_pitch_apart
+        near = near and not made_elsewhere(refused, grid, settings)
         if near and not kept.may_start(
             grid, screen_left=settings.made_screen_left, min_start=settings.made_screen_min_shift
         ):
@@ -3565,7 +3618,7 @@ def read_made_lattices(
             continue
         tests = again.debug["cell_tests"]
         table_coloured = sum(t["cube"] and t["d_table"] < settings.made_table_d for t in tests)
-        if table_coloured > (settings.made_same_pitch_table_cells if near else settings.made_max_table_cells):
+        if table_coloured > made_table_cells(reread.work, near, settings):
             continue
         return replace(again, debug={**again.debug, "made_lattice": {"refused": reason, "lattice": i, "size": j}})
     return None

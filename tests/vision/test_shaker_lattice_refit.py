@@ -20,7 +20,9 @@ from vision.shaker_lattice import lattice_moves, left_behind, moved_by, on_latti
 
 from .shaker_sets import set_scene
 
-_OFF = replace(DEFAULT_SETTINGS, relattice=False)
+# (made_plain_table_cells off too: with it a made lattice reads u62029 0044 right without the re-lattice, its three
+# gray cubes on a light table)
+_OFF = replace(DEFAULT_SETTINGS, relattice=False, made_plain_table_cells=0)
 
 
 _FRAMES = {62029: 45, 24680: 101}  # (the frames made per seed: its sets' frames up to the last one used)
