@@ -16,7 +16,15 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 
-from vision.shaker import DEFAULT_SETTINGS, Grid, made_elsewhere, made_table_cells, made_table_is_plain, read_shaker
+from vision.shaker import (
+    DEFAULT_SETTINGS,
+    Grid,
+    ShakerReading,
+    made_elsewhere,
+    made_table_cells,
+    made_table_is_plain,
+    read_shaker,
+)
 
 from .shaker_sets import set_scene
 
@@ -39,17 +47,22 @@ def test_a_plain_table_allows_cubes_of_its_colour_at_the_refused_pitch() -> None
     assert made_table_cells(plain, True, off) == DEFAULT_SETTINGS.made_same_pitch_table_cells
 
 
-def test_black_cubes_on_a_dark_table_read_on_a_made_lattice() -> None:
-    # s41014 0096: a complete pattern on a plain dark table, three black cubes; the first lattice lay a cell off
-    # ("a cube is out of line"), a made lattice at about its pitch reads the pattern with its black cubes
-    frame, truth = set_scene(41014, 96, _FRAMES)
-    off = dataclasses.replace(DEFAULT_SETTINGS, made_plain_table_cells=0)
-    before = read_shaker(frame, settings=off)
+def _refused_off_read_on(frame_no: int, **off: float) -> ShakerReading:
+    """Seed 41014's frame ``frame_no``: refused with the setting ``off``, read right on a made lattice with it on."""
+    frame, truth = set_scene(41014, frame_no, _FRAMES)
+    before = read_shaker(frame, settings=dataclasses.replace(DEFAULT_SETTINGS, **off))
     assert not before.valid
     after = read_shaker(frame)
     assert after.valid, after.reason
     assert [list(row) for row in after.pattern] == truth["pattern"]
     assert "made_lattice" in after.debug
+    return after
+
+
+def test_black_cubes_on_a_dark_table_read_on_a_made_lattice() -> None:
+    # s41014 0096: a complete pattern on a plain dark table, three black cubes; the first lattice lay a cell off
+    # ("a cube is out of line"), a made lattice at about its pitch reads the pattern with its black cubes
+    after = _refused_off_read_on(96, made_plain_table_cells=0)
     limit = DEFAULT_SETTINGS.made_table_d
     table_coloured = [t for t in after.debug["cell_tests"] if t["cube"] and t["d_table"] < limit]
     assert 1 < len(table_coloured) <= DEFAULT_SETTINGS.made_plain_table_cells
@@ -71,11 +84,4 @@ def test_a_made_lattice_elsewhere_is_no_re_lattice_move() -> None:
 def test_a_pattern_far_from_the_refused_lattice_is_read() -> None:
     # s41014 0332: a complete pattern on a gingham; the first lattice lay on a box and stray cubes 10-12 pitches
     # away ("5 cubes in the grid"), and the made lattice on the pattern left those behind
-    frame, truth = set_scene(41014, 332, _FRAMES)
-    off = dataclasses.replace(DEFAULT_SETTINGS, made_elsewhere_gap=0.0)
-    before = read_shaker(frame, settings=off)
-    assert not before.valid
-    after = read_shaker(frame)
-    assert after.valid, after.reason
-    assert [list(row) for row in after.pattern] == truth["pattern"]
-    assert "made_lattice" in after.debug
+    _refused_off_read_on(332, made_elsewhere_gap=0.0)
