@@ -2874,6 +2874,14 @@ def _top_face_once(
     return work.memo[key]
 
 
+def _not_cubes(cell_tests: list[dict[str, Any]], cells: Sequence[tuple[int, int]]) -> str:
+    """Marks the cells (row, col) a check took for the table as no cubes in the cell tests, and the refusal that
+    follows: how many cubes the grid then holds."""
+    for t in cell_tests:
+        t["cube"] = t["cube"] and (t["row"], t["col"]) not in cells
+    return f"{9 - len(cells)} cubes in the grid"
+
+
 def read_shaker(
     frame_bgr: np.ndarray,
     palette: Palette | None = None,
@@ -3254,9 +3262,7 @@ def read_shaker(
     if reason is None and empty:
         empty = solid_cubes_kept(frame_bgr, grid, cell_tests, empty, settings, shapes)
     if reason is None and empty:
-        for t in cell_tests:
-            t["cube"] = t["cube"] and (t["row"], t["col"]) not in empty
-        reason = f"{9 - len(empty)} cubes in the grid"  # cells of the table (lit, or in a cube's shadow)
+        reason = _not_cubes(cell_tests, empty)  # cells of the table (lit, or in a cube's shadow)
     cloth = cloth_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
     if len(cloth) >= settings.cloth_cells:
         reason = f"no pattern: {len(cloth)} cells show the table's own colour (the lattice on a checked cloth)"
@@ -3275,9 +3281,7 @@ def read_shaker(
     if toned:
         toned = solid_cubes_kept(frame_bgr, grid, cell_tests, toned, settings, shapes)
     if toned:
-        for t in cell_tests:
-            t["cube"] = t["cube"] and (t["row"], t["col"]) not in toned
-        reason = f"{9 - len(toned)} cubes in the grid"  # a cloth's check with no outline through an empty cell
+        reason = _not_cubes(cell_tests, toned)  # a cloth's check with no outline through an empty cell
     if reason is None and knocked_beside_toned_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of the table's own colour)"
     if reason is None and shadow_fit_cells(cell_tests, settings):
@@ -3299,9 +3303,7 @@ def read_shaker(
     if spotless:
         spotless = solid_cubes_kept(frame_bgr, grid, cell_tests, spotless, settings, shapes)
     if spotless:
-        for t in cell_tests:
-            t["cube"] = t["cube"] and (t["row"], t["col"]) not in spotless
-        reason = f"{9 - len(spotless)} cubes in the grid"  # the table's print or a check's edge, no cube's face
+        reason = _not_cubes(cell_tests, spotless)  # the table's print or a check's edge, no cube's face
     if (
         reason is None
         and settings.beyond_line_ring > 0
@@ -3314,18 +3316,14 @@ def read_shaker(
         reason = "a cube is out of line (beside a cell of about the table's colour)"
     foreign = foreign_cells(cell_tests, settings) if reason is None else []
     if foreign:
-        for t in cell_tests:
-            t["cube"] = t["cube"] and (t["row"], t["col"]) not in foreign
-        reason = f"{9 - len(foreign)} cubes in the grid"  # something across cells and gaps alike (a hand)
+        reason = _not_cubes(cell_tests, foreign)  # something across cells and gaps alike (a hand)
     open_table = open_table_cells(cell_tests, settings) if reason is None else []
     if open_table:
         open_table = faint_cubes_kept(frame_bgr, grid, cell_tests, open_table, settings)
     if open_table:
         open_table = solid_cubes_kept(frame_bgr, grid, cell_tests, open_table, settings, shapes)
     if open_table:
-        for t in cell_tests:
-            t["cube"] = t["cube"] and (t["row"], t["col"]) not in open_table
-        reason = f"{9 - len(open_table)} cubes in the grid"  # cells of the table with next to no outline
+        reason = _not_cubes(cell_tests, open_table)  # cells of the table with next to no outline
     faceless = (
         faceless_toned_cells(
             cell_tests, grid, lab, scale, lambda xy: face_edges(frame_bgr, grid, xy, settings)[0], settings
@@ -3338,9 +3336,7 @@ def read_shaker(
     if faceless:
         faceless = solid_cubes_kept(frame_bgr, grid, cell_tests, faceless, settings, shapes)
     if faceless:
-        for t in cell_tests:
-            t["cube"] = t["cube"] and (t["row"], t["col"]) not in faceless
-        reason = f"{9 - len(faceless)} cubes in the grid"  # the table's print, no cube's face's edges
+        reason = _not_cubes(cell_tests, faceless)  # the table's print, no cube's face's edges
     on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
     for t in on_edge:  # sampled beside the cube: its confidence says so too
         cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])
