@@ -1,6 +1,7 @@
-"""find_cubes on the edge map in whole units (find_integer_edges): its boxes summed in integers by OpenCV's integer
-box filter, cheaper than the float32 filter's double sums. These fail when the integer path finds other candidates
-than the float one, or when it is not taken."""
+"""The fixed stages cheaper. find_cubes on the edge map in whole units (find_integer_edges): its boxes summed in
+integers by OpenCV's integer box filter, cheaper than the float32 filter's double sums; its median table difference
+partitioned within one bucket (_ranked). These fail when a cheaper path finds other candidates or numbers than the
+earlier one, or when it is not taken."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import vision.shaker as shaker
-from vision.shaker import DEFAULT_SETTINGS, _edge_unit, edge_strength, find_cubes, table_difference
+from vision.shaker import DEFAULT_SETTINGS, _edge_unit, _ranked, edge_strength, find_cubes, table_difference
 from vision.shaker_scene import render_scene_set
 
 ON = replace(DEFAULT_SETTINGS, find_integer_edges=True)
@@ -90,3 +91,26 @@ def test_integer_edges_on_synthetic_squares():
     assert sum(len(c.xy) for c in off) > 0
     for a, b in zip(on, off, strict=True):
         assert np.array_equal(a.xy, b.xy) and np.array_equal(a.contrast, b.contrast)
+
+
+def test_ranked_is_partitions_value():
+    """_ranked (find_cubes' median table difference) gives np.partition's value at every rank: random floats of
+    several spreads, few distinct values (ties across a bucket), all zeros, float32 and float64, and values too
+    large or negative for its buckets (np.partition's own)."""
+    rng = np.random.default_rng(11)
+    for t in range(600):
+        n = int(rng.integers(1, 2000))
+        kind = t % 5
+        if kind == 0:
+            v = rng.random(n) * rng.choice([1.0, 50.0, 400.0, 3000.0])
+        elif kind == 1:
+            v = np.round(rng.random(n) * 40) / rng.choice([1.0, 4.0, 20.0, 7.0])
+        elif kind == 2:
+            v = np.zeros(n)
+        elif kind == 3:
+            v = rng.exponential(5.0, n)
+        else:
+            v = rng.normal(0.0, 1e4, n)
+        v = v.astype(np.float32 if t % 2 else np.float64)
+        rank = int(rng.integers(0, n))
+        assert _ranked(v, rank) == float(np.partition(v, rank)[rank])
