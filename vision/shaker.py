@@ -902,8 +902,11 @@ class ShakerSettings:
     # every value a multiple of 1/40: 16-bit integers), exactly, by OpenCV's integer box filter (about a third
     # cheaper than the float32 filter's double sums), and the threshold's mean edge strength by cv2.mean (double
     # sums; np.mean's float32 pairwise sum differs in its last bits). The responses are the same up to the float
-    # sums' rounding. False: the float32 map's boxes and np.mean, as before
-    find_integer_edges: bool = False
+    # sums' rounding. All 15000 frames of the 30 tuning sets per frame against main (/tmp/s17/tE): none changed
+    # (kind, reason, pattern); CPU in-process against main (80 frames of t41007/13/19/25, alternating, 3 rounds,
+    # per-frame min, one thread, loaded machine): the fixed stages -0.55 ms, the whole read -0.53 ms (paired
+    # medians). False: the float32 map's boxes and np.mean, as before
+    find_integer_edges: bool = True
     # the table model's reduced copy made by halvings (each OpenCV's SIMD 2 x 2 mean, rounded), not one INTER_AREA
     # resize (a 4 x 4 mean, rounded once): within 1 of its values, and so the model (a median) within 1
     table_model_halvings: bool = False
