@@ -1172,12 +1172,14 @@ def _ranked(values: np.ndarray, rank: int) -> float:
 @functools.lru_cache(maxsize=8)
 def _edge_unit(edge_lightness_weight: float) -> float:
     """The unit every value of :func:`edge_strength`'s map is a whole multiple of (each channel's 8-bit Sobel
-    magnitude times its weight over 8), when its weights make one of at most 1/1000 that keeps the map's largest
-    value (255 per channel) within 16 bits; else 0.0. The default weights 0.6 and 1: 1/40."""
+    magnitude times its weight over 8), when its weights make one of at most 1/1000 that keeps the largest value
+    (255 per channel) of the halved copy's four-pixel sums within 16 bits; else 0.0. The default weights 0.6 and 1:
+    1/40 (at most 3315 a pixel, 13260 a halved pixel)."""
     weights = (edge_lightness_weight / 8.0, 1.0 / 8.0)
     for den in range(1, 1001):
         nums = [w * den for w in weights]
-        if all(abs(n - round(n)) < 1e-9 for n in nums) and 255 * (round(nums[0]) + 2 * round(nums[1])) < 2**15:
+        units = round(nums[0]) + 2 * round(nums[1])
+        if all(abs(n - round(n)) < 1e-9 for n in nums) and 4 * 255 * units < 2**15:
             return 1.0 / den
     return 0.0
 

@@ -32,6 +32,7 @@ def test_edge_unit():
     assert _edge_unit(1.0) == 1 / 8
     assert _edge_unit(0.5) == 1 / 16
     assert _edge_unit(0.6173) == 0.0
+    assert _edge_unit(40.0) == 0.0  # (1/8: a pixel up to 10710, but a halved pixel up to 42840)
 
 
 def test_unit_map_is_the_magnitudes_weighted_sum(frames):
