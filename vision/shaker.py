@@ -907,9 +907,6 @@ class ShakerSettings:
     # per-frame min, one thread, loaded machine): the fixed stages -0.55 ms, the whole read -0.53 ms (paired
     # medians). False: the float32 map's boxes and np.mean, as before
     find_integer_edges: bool = True
-    # the table model's reduced copy made by halvings (each OpenCV's SIMD 2 x 2 mean, rounded), not one INTER_AREA
-    # resize (a 4 x 4 mean, rounded once): within 1 of its values, and so the model (a median) within 1
-    table_model_halvings: bool = False
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1047,13 +1044,7 @@ def table_difference(
     del work
     wh, ww = lab.shape[:2]
     s = settings.background_shrink
-    tw, th = max(1, ww // s), max(1, wh // s)
-    if settings.table_model_halvings and s > 1 and s & (s - 1) == 0 and (ww, wh) == (s * tw, s * th):
-        tiny = lab
-        while tiny.shape[1] > tw:  # (each halving OpenCV's SIMD 2 x 2 mean)
-            tiny = cv2.resize(tiny, (tiny.shape[1] // 2, tiny.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    else:
-        tiny = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
+    tiny = cv2.resize(lab, (max(1, ww // s), max(1, wh // s)), interpolation=cv2.INTER_AREA)
     k = _odd(settings.background_window * max(tiny.shape[:2]))
     k = min(k, 255)
     bg_tiny = cv2.medianBlur(tiny, k)  # (channel by channel, as three single-channel medians)

@@ -115,20 +115,3 @@ def test_ranked_is_partitions_value():
         v = v.astype(np.float32 if t % 2 else np.float64)
         rank = int(rng.integers(0, n))
         assert _ranked(v, rank) == float(np.partition(v, rank)[rank])
-
-
-def test_table_model_by_halvings_within_one(frames):
-    """table_model_halvings: the table model's reduced copy made by two SIMD halvings (each a rounded 2 x 2 mean),
-    not one 4 x 4 INTER_AREA resize: the model (a median of it) within 1 of the old one's everywhere, the maps as
-    before otherwise; and it is taken (the halved copies' double rounding shows somewhere)."""
-    halved = replace(DEFAULT_SETTINGS, table_model_halvings=True)
-    once = replace(DEFAULT_SETTINGS, table_model_halvings=False)
-    differs = False
-    for frame in frames:
-        d_new, scale_new, lab_new, model_new = table_difference(frame, halved)
-        d_old, scale_old, lab_old, model_old = table_difference(frame, once)
-        assert scale_new == scale_old and np.array_equal(lab_new, lab_old)
-        assert model_new.shape == model_old.shape
-        assert np.abs(model_new.astype(int) - model_old.astype(int)).max() <= 1
-        differs |= not np.array_equal(model_new, model_old)
-    assert differs
