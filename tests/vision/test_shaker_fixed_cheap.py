@@ -61,12 +61,18 @@ def _run(frame: np.ndarray, settings, monkeypatch) -> tuple[list, list]:
         return find_cubes(frame, settings), depths
 
 
-def test_integer_edges_find_the_same_candidates(frames, monkeypatch):
+@pytest.mark.parametrize(
+    "changes",
+    [{}, {"half_from": 100}, {"half_from": 0, "max_candidates": 5}],
+    ids=["default", "working-copy", "halved-copy"],
+)
+def test_integer_edges_find_the_same_candidates(frames, monkeypatch, changes):
     """On: every box summed from a 16-bit map, and every size's candidates (positions, radii, contrasts) as off's,
-    their strengths the same up to the float sums' rounding; off: the float32 map's boxes."""
+    their strengths the same up to the float sums' rounding; off: the float32 map's boxes. Every size on the
+    working copy, on the halved one, and as the defaults split them."""
     for frame in frames:
-        on, on_depths = _run(frame, ON, monkeypatch)
-        off, off_depths = _run(frame, OFF, monkeypatch)
+        on, on_depths = _run(frame, replace(ON, **changes), monkeypatch)
+        off, off_depths = _run(frame, replace(OFF, **changes), monkeypatch)
         assert on_depths and set(on_depths) == {np.dtype(np.int16)}
         assert set(off_depths) == {np.dtype(np.float32)}
         assert len(on) == len(off)
