@@ -903,8 +903,9 @@ class ShakerSettings:
     # cheaper than the float32 filter's double sums), and the threshold's mean edge strength by cv2.mean (double
     # sums; np.mean's float32 pairwise sum differs in its last bits). The responses are the same up to the float
     # sums' rounding. All 15000 frames of the 30 tuning sets per frame against main (/tmp/s17/tE): none changed
-    # (kind, reason, pattern); CPU in-process against main (80 frames of t41007/13/19/25, alternating, 3 rounds,
-    # per-frame min, one thread, loaded machine): the fixed stages -0.55 ms, the whole read -0.53 ms (paired
+    # (kind, reason, pattern); nor 500 untouched frames (seeds 182001/182002), nor 1500 (t41001/11/21) on OpenCV
+    # 4.11 (the Pi's). CPU in-process against main (160 frames of t41007/13/19/25, alternating, 3 rounds,
+    # per-frame min, one thread, loaded machine): the fixed stages -0.46 ms, the whole read -0.48 ms (paired
     # medians). False: the float32 map's boxes and np.mean, as before
     find_integer_edges: bool = True
 
