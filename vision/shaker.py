@@ -897,6 +897,17 @@ class ShakerSettings:
     # t41014 0332) the keep rule refused every made lattice on the pattern for leaving those "plainly seen cubes"
     # behind. Main's 3891 refused/re-read tuning frames: those two FR -> exact, nothing else changed. 0.0: off
     made_elsewhere_gap: float = 2.0
+    # the fixed stages cheaper
+    # find_cubes sums its boxes over the edge map in whole units (edge_strength's weights 0.6 / 8 and 1 / 8 make
+    # every value a multiple of 1/40: 16-bit integers), exactly, by OpenCV's integer box filter (about a third
+    # cheaper than the float32 filter's double sums), and the threshold's mean edge strength by cv2.mean (double
+    # sums; np.mean's float32 pairwise sum differs in its last bits). The responses are the same up to the float
+    # sums' rounding. All 15000 frames of the 30 tuning sets per frame against main (/tmp/s17/tE): none changed
+    # (kind, reason, pattern); nor 500 untouched frames (seeds 182001/182002), nor 1500 (t41001/11/21) on OpenCV
+    # 4.11 (the Pi's). CPU in-process against main (160 frames of t41007/13/19/25, alternating, 3 rounds,
+    # per-frame min, one thread, loaded machine): the fixed stages -0.46 ms, the whole read -0.48 ms (paired
+    # medians). False: the float32 map's boxes and np.mean, as before
+    find_integer_edges: bool = True
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -1078,39 +1089,47 @@ def find_cubes(
     g = edges if edges is not None else edge_strength(lab, settings)
     g_half = cv2.resize(g, (max(1, g.shape[1] // 2), max(1, g.shape[0] // 2)), interpolation=cv2.INTER_AREA)
     d_half = cv2.resize(d, (g_half.shape[1], g_half.shape[0]), interpolation=cv2.INTER_AREA)
-    thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
+    unit = _edge_unit(settings.edge_lightness_weight) if settings.find_integer_edges else 0.0
+    if unit:
+        # (the edge map in whole units, 16-bit: its boxes summed in integers, exactly, by OpenCV's integer box
+        # filter, about a third cheaper than the float32 one's double sums; the halved copy's four pixels' sum)
+        # (addWeighted's conversion, rounded to the nearest: about half cv2.multiply's cost)
+        g = cv2.addWeighted(g, 1.0 / unit, g, 0.0, 0.0, dtype=cv2.CV_16S)
+        g_half = cv2.addWeighted(g_half, 4.0 / unit, g_half, 0.0, 0.0, dtype=cv2.CV_16S)
+        thr = max(settings.response_min, settings.response_noise_factor * unit * cv2.mean(g)[0])
+    else:
+        thr = max(settings.response_min, settings.response_noise_factor * float(np.mean(g)))
     sub = d[::4, ::4].ravel()  # (float32: its median is the same number as the float64 copy's)
-    # (partitioned: the same value as sorted's, and numpy 2's selection no longer slows on the map's few distinct
-    # values: 60-110 us against 105-190 us on generated frames)
-    d_thr = max(4.0, float(np.partition(sub, sub.size // 2)[sub.size // 2]))
+    d_thr = max(4.0, _ranked(sub, sub.size // 2))
     d_half_sum = cv2.integral(d_half)
     sizes = settings.box_sizes
+    sides = _all_box_sides(tuple(sizes), settings.half_from)
     sums: dict[tuple[int, int], np.ndarray] = {}
     # (each box's sums dropped after their last use, and a size's maps before the next size's are made: the next
     # ones can take the memory just freed, still cached)
-    uses = collections.Counter(
-        (level, b)
-        for level, b_in, b_out in (_box_sides(sizes, j, settings.half_from) for j in range(len(sizes) - 2))
-        for b in (b_in, b_out)
-    )
+    uses = collections.Counter((level, b) for level, b_in, b_out in sides for b in (b_in, b_out))
 
     def box_sum(level: int, b: int) -> np.ndarray:
         key = (level, b)
         if key not in sums:
             img = g if level == 0 else g_half
-            sums[key] = cv2.boxFilter(img, -1, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
+            sums[key] = cv2.boxFilter(img, cv2.CV_32F, (b, b), normalize=False, borderType=cv2.BORDER_REPLICATE)
         uses[key] -= 1
         return sums[key] if uses[key] else sums.pop(key)
 
     found: list[_Found | None] = []  # each size's strongest points
     for j in range(len(sizes) - 2):
         top = sizes[j + 1]
-        level, b_in, b_out = _box_sides(sizes, j, settings.half_from)
+        level, b_in, b_out = sides[j]
         f = 2**level
         s_in, s_out = box_sum(level, b_in), box_sum(level, b_out)
         # ring mean minus inner mean, in one OpenCV pass: s_out / a_ring - s_in * (1 / a_ring + 1 / a_in)
         a_ring = float(b_out * b_out - b_in * b_in)
-        resp = cv2.addWeighted(s_out, 1.0 / a_ring, s_in, -(1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
+        if unit:  # (the sums in edge units, of the halved copy's four pixels' sums: back to the mean's scale)
+            u = unit / 4**level
+            resp = cv2.addWeighted(s_out, u / a_ring, s_in, -u * (1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
+        else:
+            resp = cv2.addWeighted(s_out, 1.0 / a_ring, s_in, -(1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
@@ -1124,6 +1143,43 @@ def find_cubes(
         order = np.argsort(-strength, kind="stable")[: settings.max_candidates]
         found.append(_Found(top, level, max(1, b_in // 2), xs[order], ys[order], strength[order]))
     return _candidates(found, d, d_half_sum, d_thr, scale)
+
+
+def _ranked(values: np.ndarray, rank: int) -> float:
+    """The value of this rank in a 1-d array of non-negative floats (np.partition's), found among the values of its
+    twentieth (each value's floor(20 v): ordered as the values are, so the rank lies in the bucket where the buckets'
+    running count passes it) and only that bucket's values partitioned: the same number, about half
+    np.partition's cost on find_cubes' 12288 table differences (numpy 2's selection slows on their few distinct
+    values)."""
+    if values.size == 0 or not 0.0 <= float(values.min()) <= float(values.max()) < 2**16 / 20.0:
+        return float(np.partition(values, rank)[rank])  # (a short bincount only)
+    key = (values * 20.0).astype(np.intp)
+    counts = np.cumsum(np.bincount(key))
+    bucket = int(np.searchsorted(counts, rank, side="right"))
+    inside = values[key == bucket]
+    at = rank - (int(counts[bucket - 1]) if bucket else 0)
+    return float(np.partition(inside, at)[at])
+
+
+@functools.lru_cache(maxsize=8)
+def _edge_unit(edge_lightness_weight: float) -> float:
+    """The unit every value of :func:`edge_strength`'s map is a whole multiple of (each channel's 8-bit Sobel
+    magnitude times its weight over 8), when its weights make one of at most 1/1000 that keeps the largest value
+    (255 per channel) of the halved copy's four-pixel sums within 16 bits; else 0.0. The default weights 0.6 and 1:
+    1/40 (at most 3315 a pixel, 13260 a halved pixel)."""
+    weights = (edge_lightness_weight / 8.0, 1.0 / 8.0)
+    for den in range(1, 1001):
+        nums = [w * den for w in weights]
+        units = round(nums[0]) + 2 * round(nums[1])
+        if all(abs(n - round(n)) < 1e-9 for n in nums) and 4 * 255 * units < 2**15:
+            return 1.0 / den
+    return 0.0
+
+
+@functools.lru_cache(maxsize=8)
+def _all_box_sides(sizes: tuple[int, ...], half_from: int) -> tuple[tuple[int, int, int], ...]:
+    """find_cubes' sizes' :func:`_box_sides`, made once per settings (they were made twice a frame)."""
+    return tuple(_box_sides(sizes, j, half_from) for j in range(len(sizes) - 2))
 
 
 def _box_sides(sizes: Sequence[int], j: int, half_from: int) -> tuple[int, int, int]:
@@ -1197,12 +1253,20 @@ def _peaks(resp: np.ndarray, thr: float, k: int) -> tuple[np.ndarray, np.ndarray
     bx, by = max(0, ax - hk), max(0, ay - hk)
     ex, ey = min(rw, ax + aw + hk), min(rh, ay + ah + hk)
     roi = resp[by:ey, bx:ex]
-    at_max = cv2.compare(roi, cv2.dilate(roi, np.ones((k, k), np.uint8)), cv2.CMP_GE)
+    at_max = cv2.compare(roi, cv2.dilate(roi, _square(k)), cv2.CMP_GE)
     found = cv2.findNonZero(cv2.bitwise_and(at_max, above[by:ey, bx:ex]))
     if found is None:
         return _NO_POINTS, _NO_POINTS
     found = found.reshape(-1, 2).astype(np.intp)
     return found[:, 0] + bx, found[:, 1] + by
+
+
+@functools.lru_cache(maxsize=32)
+def _square(k: int) -> np.ndarray:
+    """A k x k structuring element of ones (read-only: made once, shared by every _peaks call)."""
+    kernel = np.ones((k, k), np.uint8)
+    kernel.flags.writeable = False
+    return kernel
 
 
 def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
