@@ -898,6 +898,20 @@ class ShakerSettings:
     # behind. Main's 3891 refused/re-read tuning frames: those two FR -> exact, nothing else changed. 0.0: off
     made_elsewhere_gap: float = 2.0
 
+    # helper R: the read path of an accepted frame, cheaper (readings measured)
+    # lazy_size_margin: a frame's first read builds, measures and judges the first lattice only of the sizes whose
+    # best lattice hypothesis (lattice_hypotheses' window score) lies within this of the best size's; the others'
+    # (few cubes alone in a window: rarely the most plausible) are left out. A reading so made that is short of nine
+    # cubes once settled, or refused, is read again with every size (the frame's work and verified cells reused):
+    # only accepted readings can change. inf: off (every size, as before)
+    lazy_size_margin: float = math.inf
+    # refit_reuse_below: a settled lattice of nine cubes whose refit (refine_grid) keeps every cell's candidate and
+    # moves no cell's centre by this many pitches keeps its cell tests (no second verify_cells: only the gaps' colours,
+    # d_gap, would be measured anew, a fraction of a pitch over) and its cubes' top faces as the refit found them
+    # (top_face's window about the cells before the refit; extents in the refitted pitch). The refitted lattice is
+    # read as before. 0.0: off (as before)
+    refit_reuse_below: float = 0.0
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -2874,6 +2888,25 @@ def _top_face_once(
     return work.memo[key]
 
 
+def _lazy_sizes(
+    hypotheses: Sequence[Hypotheses | GridNotFound], tried: Sequence[Candidates], settings: ShakerSettings
+) -> set[int]:
+    """The sizes a first read leaves out under ``lazy_size_margin``: each searched size whose best hypothesis scores
+    more than the margin below the best size's (its lattice is rarely the most plausible: its cubes fewer or less
+    alone in their window). None when the margin is inf (off) or fewer than two sizes are searched."""
+    if not math.isfinite(settings.lazy_size_margin):
+        return set()
+    best = {
+        j: float(h.scores.max())
+        for j, (h, c) in enumerate(zip(hypotheses, tried, strict=True))
+        if isinstance(h, Hypotheses) and len(c.xy) >= settings.min_support and h.scores.size
+    }
+    if len(best) < 2:
+        return set()
+    top = max(best.values())
+    return {j for j, b in best.items() if b < top - settings.lazy_size_margin}
+
+
 def _not_cubes(cell_tests: list[dict[str, Any]], cells: Sequence[tuple[int, int]]) -> str:
     """Marks the cells (row, col) a check took for the table as no cubes in the cell tests, and the refusal that
     follows: how many cubes the grid then holds."""
@@ -2894,6 +2927,7 @@ def read_shaker(
     _start: tuple[Grid, int] | None = None,
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
+    _all_sizes: bool = False,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2948,8 +2982,16 @@ def read_shaker(
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
     hypotheses = lattice_hypotheses(tried, settings) if searched else []
+    # (lazy_size_margin: a first read builds only the sizes whose best hypothesis scores near the best size's; a
+    # reading so made that is not accepted is read again with every size, below)
+    lazy = _lazy_sizes(hypotheses, tried, settings) if _start is None and not _without and not _all_sizes else set()
+
+    def every_size() -> ShakerReading:
+        """The frame read again with every size's lattices (the frame's work and verified cells reused)."""
+        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _all_sizes=True)
+
     for j, cands in enumerate(all_cands):
-        if len(cands.xy) < settings.min_support or j in _without:
+        if len(cands.xy) < settings.min_support or j in _without or j in lazy:
             continue
         search = lattices(cands, settings, hypotheses[j])
         try:
@@ -3009,6 +3051,7 @@ def read_shaker(
         return all(t["cube"] for t in cell_tests)
 
     windows: list[tuple[Grid, dict[str, Any]]] = []
+    refits: list[tuple[Grid, Grid]] = []  # refit_reuse_below's lattices that kept their cell tests, and the ones before
     line_off: list[Grid] = []  # settled grids with a line beyond much farther from the table than their far line
 
     def window_look(grid: Grid, cands: Candidates) -> dict[str, Any]:
@@ -3060,6 +3103,18 @@ def read_shaker(
             )
             if refined is grid:
                 break
+            if (
+                settings.refit_reuse_below > 0
+                and all_cubes(cell_tests)
+                and refined.cell_candidate == grid.cell_candidate
+                and float(np.hypot(*(refined._centres - grid._centres).T).max())
+                < settings.refit_reuse_below * grid.pitch
+            ):
+                # nine cubes, each still on its candidate, the lattice barely moved: its cell tests kept (no second
+                # verify_cells), the cubes' top faces as found for the refit (see the offsets below)
+                refits.append((refined, grid))
+                grid, cands = refined, cands_r
+                continue
             grid_r, cands_r, tests_r = _verified(_work, frame_bgr, refined, cands_r, palette, settings)
             if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
                 break
@@ -3140,6 +3195,8 @@ def read_shaker(
     # or a card may have won the fit) are checked too, and one with more cubes verified wins (then the
     # more plausible), if it still has more once settled
     best_cubes = sum(t["cube"] for t in settled[2]) if settled is not None else -1
+    if lazy and best_cubes < 9:
+        return every_size()  # (the sizes left out may hold the lattice: as without lazy_size_margin)
     choice: dict[str, Any] = {}
     # (an alternative wins only with alternative_settled_gain cubes more, up to nine: none is read when it cannot)
     if best_cubes <= 9 - max(1, settings.alternative_settled_gain):
@@ -3180,11 +3237,19 @@ def read_shaker(
     shapes = np.concatenate([np.asarray(c.xy).reshape(-1, 2) for c in all_cands[max(0, j - 1) : j + 2]])
     if settings.solid_cubes:
         grid, cands = with_solid_cubes(frame_bgr, grid, cands, cell_tests, settings, shapes)
+    # (a lattice refitted with its cell tests kept: its cubes' top faces as the refit found them, around the cells of
+    # the lattice before, their extents in the refitted pitch)
+    before = next((old for new, old in refits if new is grid), None)
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
             cell = grid.centre(t["row"], t["col"])
-            offset, extent = face_offset(_top_face_once(_work, cell, xy_t, grid.pitch, settings), cell, grid.pitch)
+            if before is None:
+                face = _top_face_once(_work, cell, xy_t, grid.pitch, settings)
+            else:
+                face = _top_face_once(_work, before.centre(t["row"], t["col"]), xy_t, before.pitch, settings)
+                face = None if face is None else (face[0], face[1] * before.pitch / grid.pitch)
+            offset, extent = face_offset(face, cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
     samples = sample_cubes(
         frame_bgr, grid, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
@@ -3350,6 +3415,8 @@ def read_shaker(
     # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
     if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
+    if lazy and reason is not None:
+        return every_size()  # (every size's lattices judged, retried and re-read as without lazy_size_margin)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)
     if (
