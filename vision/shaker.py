@@ -908,8 +908,8 @@ class ShakerSettings:
     # refit_reuse_below: a settled lattice of nine cubes whose refit (refine_grid) keeps every cell's candidate and
     # moves no cell's centre by this many pitches keeps its cell tests (no second verify_cells: only the gaps' colours,
     # d_gap, would be measured anew, a fraction of a pitch over) and its cubes' top faces as the refit found them
-    # (top_face's window about the cells before the refit; extents in the refitted pitch). The refitted lattice is
-    # read as before. 0.0: off (as before)
+    # (top_face's window about the cells before the refit; extents in the refitted pitch) and its cubes' colours as
+    # sampled then (disks of the pitch before the refit: the same samples and gains). 0.0: off (as before)
     refit_reuse_below: float = 0.0
 
 
@@ -2928,6 +2928,7 @@ def read_shaker(
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
     _all_sizes: bool = False,
+    _hypotheses: list[Hypotheses | GridNotFound] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2981,14 +2982,24 @@ def read_shaker(
     tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
-    hypotheses = lattice_hypotheses(tried, settings) if searched else []
+    # (a lazy read read again with every size passes its hypotheses: the same candidates)
+    hypotheses = lattice_hypotheses(tried, settings) if searched and _hypotheses is None else (_hypotheses or [])
     # (lazy_size_margin: a first read builds only the sizes whose best hypothesis scores near the best size's; a
     # reading so made that is not accepted is read again with every size, below)
     lazy = _lazy_sizes(hypotheses, tried, settings) if _start is None and not _without and not _all_sizes else set()
 
     def every_size() -> ShakerReading:
         """The frame read again with every size's lattices (the frame's work and verified cells reused)."""
-        return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _work=_work, _all_sizes=True)
+        return read_shaker(
+            frame_bgr,
+            palette,
+            rotation,
+            settings=settings,
+            shaker=shaker,
+            _work=_work,
+            _all_sizes=True,
+            _hypotheses=hypotheses,
+        )
 
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support or j in _without or j in lazy:
@@ -3033,6 +3044,8 @@ def read_shaker(
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
+    if lazy and (best is None or not all(t["cube"] for t in best[4])):
+        return every_size()  # (no lattice of nine cubes among the sizes searched: every size's, as before)
     if _start is not None:  # (a re-lattice's read: its lattice settled as the fits' best would be)
         grid0, j0 = _start
         # (the re-lattice's screening of the move checked its cells already: the same call)
@@ -3251,12 +3264,15 @@ def read_shaker(
                 face = None if face is None else (face[0], face[1] * before.pitch / grid.pitch)
             offset, extent = face_offset(face, cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
+    # (a lattice refitted with its cell tests kept: its cubes sampled as they were verified, in disks of the pitch
+    # before the refit, the same faces' colours and gains)
+    sampled_on = grid if before is None else before
     samples = sample_cubes(
-        frame_bgr, grid, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
+        frame_bgr, sampled_on, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
     )
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
-    radii = sample_radii(grid, cands, settings)
+    radii = sample_radii(sampled_on, cands, settings)
     cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings)
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
     pool = all_cands[max(0, j - 1) : j + 2]
