@@ -2928,7 +2928,7 @@ def read_shaker(
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
     _all_sizes: bool = False,
-    _hypotheses: list[Hypotheses | GridNotFound] | None = None,
+    _begun: tuple[list[Hypotheses | GridNotFound], dict[int, tuple[Iterator[Grid], Grid] | GridNotFound]] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -2982,8 +2982,10 @@ def read_shaker(
     tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
-    # (a lazy read read again with every size passes its hypotheses: the same candidates)
-    hypotheses = lattice_hypotheses(tried, settings) if searched and _hypotheses is None else (_hypotheses or [])
+    # (a lazy read read again with every size passes its hypotheses and its sizes' searches, each begun at its first
+    # lattice: the same candidates, the same lattices)
+    hypotheses = lattice_hypotheses(tried, settings) if searched and _begun is None else _begun[0] if _begun else []
+    begun: dict[int, tuple[Iterator[Grid], Grid] | GridNotFound] = _begun[1] if _begun else {}
     # (lazy_size_margin: a first read builds only the sizes whose best hypothesis scores near the best size's; a
     # reading so made that is not accepted is read again with every size, below)
     lazy = _lazy_sizes(hypotheses, tried, settings) if _start is None and not _without and not _all_sizes else set()
@@ -2998,18 +3000,24 @@ def read_shaker(
             shaker=shaker,
             _work=_work,
             _all_sizes=True,
-            _hypotheses=hypotheses,
+            _begun=(hypotheses, begun),
         )
 
     for j, cands in enumerate(all_cands):
         if len(cands.xy) < settings.min_support or j in _without or j in lazy:
             continue
-        search = lattices(cands, settings, hypotheses[j])
-        try:
-            grid = next(search)
-        except GridNotFound as e:
-            error = e
+        made = begun.get(j)
+        if made is None:
+            search = lattices(cands, settings, hypotheses[j])
+            try:
+                made = (search, next(search))
+            except GridNotFound as e:
+                made = e
+            begun[j] = made
+        if isinstance(made, GridNotFound):
+            error = made
             continue
+        search, grid = made
         searches.append((search, cands, j))
         firsts.append((grid, cands, j))
     # every size's best lattice measured at once, then judged size by size
