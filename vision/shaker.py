@@ -905,7 +905,7 @@ class ShakerSettings:
     # cubes once settled, or refused, is read again with every size (the frame's work and verified cells reused):
     # only accepted readings can change. inf: off (every size, as before)
     lazy_size_margin: float = math.inf
-    # refit_reuse_below: a settled lattice of nine cubes whose refit (refine_grid) keeps every cell's candidate and
+    # refit_reuse_below: a settled lattice of nine outlined cubes whose refit (refine_grid) keeps every candidate and
     # moves no cell's centre by this many pitches keeps its cell tests (no second verify_cells: only the gaps' colours,
     # d_gap, would be measured anew, a fraction of a pitch over) and its cubes' top faces as the refit found them
     # (top_face's window about the cells before the refit; extents in the refitted pitch) and its cubes' colours as
@@ -3126,13 +3126,15 @@ def read_shaker(
                 break
             if (
                 settings.refit_reuse_below > 0
-                and all_cubes(cell_tests)
+                and all(t["cube"] and t["outline"] for t in cell_tests)
                 and refined.cell_candidate == grid.cell_candidate
                 and float(np.hypot(*(refined._centres - grid._centres).T).max())
                 < settings.refit_reuse_below * grid.pitch
             ):
-                # nine cubes, each still on its candidate, the lattice barely moved: its cell tests kept (no second
-                # verify_cells), the cubes' top faces as found for the refit (see the offsets below)
+                # nine cubes, each outlined (a candidate of its own: none made for a cube found by its colour, which
+                # the next verify_cells would take as outlined, its gains fitted on one cube more) and still on it, the
+                # lattice barely moved: its cell tests kept (no second verify_cells), the cubes' top faces as found
+                # for the refit (see the offsets below)
                 refits.append((refined, grid))
                 grid, cands = refined, cands_r
                 continue
