@@ -905,9 +905,11 @@ class ShakerSettings:
     # cubes once settled, or refused, is read again with every size (the frame's work and verified cells reused):
     # only accepted readings can change. inf: off (every size, as before)
     lazy_size_margin: float = math.inf
-    # refit_reuse_below: a settled lattice of nine outlined cubes whose refit (refine_grid) keeps every candidate and
-    # moves no cell's centre by this many pitches keeps its cell tests (no second verify_cells: only the gaps' colours,
-    # d_gap, would be measured anew, a fraction of a pitch over) and its cubes' top faces as the refit found them
+    # refit_reuse_below: a settled lattice of nine outlined cubes, each far from the table (d_table at least
+    # table_same_delta_e: no gap can make it the table), whose refit (refine_grid) keeps every candidate and moves no
+    # cell's centre by this many pitches keeps its cell tests (no second verify_cells; only the gaps beside the cells,
+    # d_gap, measured anew on the refitted lattice: stale, the lattice's gaps on the cubes' sides refused exact
+    # readings 'no grid of separate cubes') and its cubes' top faces as the refit found them
     # (top_face's window about the cells before the refit; extents in the refitted pitch) and its cubes' colours as
     # sampled then (disks of the pitch before the refit: the same samples and gains). 0.0: off (as before)
     refit_reuse_below: float = 0.0
@@ -1684,17 +1686,7 @@ def verify_cells(
     table_family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - table_family) ** 2).sum(-1)).min(1)
     # the table just beside each cell (the gaps to its four neighbours): an empty cell looks like one of them
-    d_gap = np.full(9, np.inf)
-    if lab_sum is not None:
-        steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
-        gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
-        pw = grid.pitch / scale
-        # the cells' and the gaps' box means in one take (the same numbers as one call each)
-        at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
-        halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
-        cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
-        cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
-        d_gap = np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
+    d_gap = np.full(9, np.inf) if lab_sum is None else _gap_distances(grid, centres, points, lab_sum, scale, settings)
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
@@ -1805,6 +1797,22 @@ def verify_cells(
     cells = tuple(tuple(int(k) for k in row) for row in new_cells.reshape(3, 3).tolist())
     support = int((new_cells >= 0).sum())
     return replace(grid, cell_candidate=cells, support=support), new, tests
+
+
+def _gap_distances(
+    grid: Grid, centres: np.ndarray, points: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings
+) -> np.ndarray:
+    """:func:`verify_cells`' d_gap: each cell's colour at its point (9, 2) against the gaps to its four neighbours
+    (half a step from its centre), the nearest (CIE76, box means of the working Lab copy)."""
+    steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
+    gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
+    pw = grid.pitch / scale
+    # the cells' and the gaps' box means in one take (the same numbers as one call each)
+    at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
+    halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
+    cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
+    cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
+    return np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
 
 
 def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, settings: ShakerSettings) -> np.ndarray:
@@ -3126,7 +3134,10 @@ def read_shaker(
                 break
             if (
                 settings.refit_reuse_below > 0
-                and all(t["cube"] and t["outline"] for t in cell_tests)
+                and all(
+                    t["cube"] and t["outline"] and t["d_table"] >= settings.table_same_delta_e + 0.05
+                    for t in cell_tests
+                )
                 and refined.cell_candidate == grid.cell_candidate
                 and float(np.hypot(*(refined._centres - grid._centres).T).max())
                 < settings.refit_reuse_below * grid.pitch
@@ -3134,7 +3145,12 @@ def read_shaker(
                 # nine cubes, each outlined (a candidate of its own: none made for a cube found by its colour, which
                 # the next verify_cells would take as outlined, its gains fitted on one cube more) and still on it, the
                 # lattice barely moved: its cell tests kept (no second verify_cells), the cubes' top faces as found
-                # for the refit (see the offsets below)
+                # for the refit (see the offsets below). Only the gaps beside the cells are measured anew (d_gap): no
+                # cell is then the table by them, each far from the table in every shade (d_table)
+                d_gap = _gap_distances(
+                    refined, refined._centres, np.array([t["xy"] for t in cell_tests]), lab_sum, scale, settings
+                )
+                cell_tests = [dict(t, d_gap=round(dg, 1)) for t, dg in zip(cell_tests, d_gap.tolist(), strict=True)]
                 refits.append((refined, grid))
                 grid, cands = refined, cands_r
                 continue
