@@ -903,8 +903,14 @@ class ShakerSettings:
     # best lattice hypothesis (lattice_hypotheses' window score) lies within this of the best size's; the others'
     # (few cubes alone in a window: rarely the most plausible) are left out. A reading so made that is short of nine
     # cubes once settled, or refused, is read again with every size (the frame's work and verified cells reused):
-    # only accepted readings can change. inf: off (every size, as before)
-    lazy_size_margin: float = math.inf
+    # only accepted readings can change. 2.0: all 15000 frames of the 30 tuning sets as main's (acd2cac), frame by
+    # frame (on t41001-t41002 the lattices built, measured and judged fell from 4.15 to 2.53 a frame; the sizes left
+    # out never held the verified lattice at 4.0, and at 2.0 changed the lattices verified in 7 of 740 accepted
+    # frames, none's reading); the photoreal dev set as before (40/40; also at 1.0). CPU, one thread, interleaved
+    # (ptcmp, 200 frames of t41007/13/19/25 x 3): accepted frames -0.4 to -0.7 ms a frame (paired median), refused
+    # frames +0.5 to +0.75 ms (read twice, the searches and verified cells reused); tcmp.py 200 median 14.95 -> 13.55.
+    # inf: off (every size, as before)
+    lazy_size_margin: float = 2.0
     # refit_reuse_below: a settled lattice of nine outlined cubes, each far from the table (d_table at least
     # table_same_delta_e: no gap can make it the table), whose refit (refine_grid) keeps every candidate and moves no
     # cell's centre by this many pitches keeps its cell tests (no second verify_cells; only the gaps beside the cells,
