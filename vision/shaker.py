@@ -913,17 +913,18 @@ class ShakerSettings:
     lazy_size_margin: float = 2.0
     # refit_reuse_below: a settled lattice of nine outlined cubes, each far from the table (d_table at least
     # table_same_delta_e: no gap can make it the table), whose refit (refine_grid) keeps every candidate and moves no
-    # cell's centre by this many pitches keeps its cell tests (no second verify_cells; only the gaps beside the cells,
-    # d_gap, measured anew on the refitted lattice: stale, the lattice's gaps on the cubes' sides refused exact
-    # readings 'no grid of separate cubes') and its cubes' top faces as the refit found them
-    # (top_face's window about the cells before the refit; extents in the refitted pitch) and its cubes' colours as
-    # sampled then (disks of the pitch before the refit: the same samples and gains). 0.15: all 15000 frames of the
-    # 30 tuning sets as main's (acd2cac), frame by frame; dev 40/40 as before; on 69 accepted frames of t41009/t41022
+    # cell's centre by this many pitches keeps its cell tests: no second verify_cells, only the gaps beside the cells
+    # (d_gap) measured anew on the refitted lattice, and its cubes' colours as sampled then (disks of the pitch before
+    # the refit: the same samples and gains, no third fit). 0.15: all 15000 frames of the 30 tuning sets as main's
+    # (acd2cac), frame by frame (with lazy_size_margin 2.0 too); dev 40/40; on 69 accepted frames of t41009/t41022
     # verify_cells calls fell from 2.09 to 1.52 a frame (0.25: 1.43; the rest not nine outlined cubes far from the
-    # table). CPU, one thread, interleaved (ptcmp, 160 frames of t41007/13/19/25 x 3): accepted -0.83 ms a frame
-    # (paired median), refused -0.37 ms. Measured first: the cell tests kept whole (d_gap stale) on any nine cubes
-    # lost 18 exact readings (FR 121 -> 139: a cube found by its colour, taken as outlined once refitted; gaps on
-    # the cubes' sides, 'no grid of separate cubes'). 0.0: off (as before)
+    # table). CPU, one thread, interleaved (200 frames of t41007/13/19/25 x 5, lazy_size_margin on in both): accepted
+    # -0.27 ms a frame (paired median), refused +0.07. Measured and dropped: the cell tests kept whole (d_gap stale)
+    # on any nine cubes lost 18 exact readings (FR 121 -> 139: a cube found by its colour, taken as outlined once
+    # refitted; gaps on the cubes' sides, 'no grid of separate cubes'); the refit's top faces kept for the offsets
+    # (9 top_face calls fewer, about -0.8 ms with the rest) changed no tuning frame but accepted an incomplete pattern
+    # (s2222 0194, tests/vision/test_shaker.py: a table patch's region clipped by the face window about the cell
+    # before the refit, extent 1.07 against 1.11). 0.0: off (as before)
     refit_reuse_below: float = 0.15
 
 
@@ -3156,9 +3157,9 @@ def read_shaker(
             ):
                 # nine cubes, each outlined (a candidate of its own: none made for a cube found by its colour, which
                 # the next verify_cells would take as outlined, its gains fitted on one cube more) and still on it, the
-                # lattice barely moved: its cell tests kept (no second verify_cells), the cubes' top faces as found
-                # for the refit (see the offsets below). Only the gaps beside the cells are measured anew (d_gap): no
-                # cell is then the table by them, each far from the table in every shade (d_table)
+                # lattice barely moved: its cell tests kept (no second verify_cells), its cubes sampled as then (see
+                # the samples below). Only the gaps beside the cells are measured anew (d_gap): no cell is then the
+                # table by them, each far from the table in every shade (d_table)
                 d_gap = _gap_distances(
                     refined, refined._centres, np.array([t["xy"] for t in cell_tests]), lab_sum, scale, settings
                 )
@@ -3288,23 +3289,15 @@ def read_shaker(
     shapes = np.concatenate([np.asarray(c.xy).reshape(-1, 2) for c in all_cands[max(0, j - 1) : j + 2]])
     if settings.solid_cubes:
         grid, cands = with_solid_cubes(frame_bgr, grid, cands, cell_tests, settings, shapes)
-    # (a lattice refitted with its cell tests kept: its cubes' top faces as the refit found them, around the cells of
-    # the lattice before, their extents in the refitted pitch)
-    before = next((old for new, old in refits if new is grid), None)
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
             cell = grid.centre(t["row"], t["col"])
-            if before is None:
-                face = _top_face_once(_work, cell, xy_t, grid.pitch, settings)
-            else:
-                face = _top_face_once(_work, before.centre(t["row"], t["col"]), xy_t, before.pitch, settings)
-                face = None if face is None else (face[0], face[1] * before.pitch / grid.pitch)
-            offset, extent = face_offset(face, cell, grid.pitch)
+            offset, extent = face_offset(_top_face_once(_work, cell, xy_t, grid.pitch, settings), cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
     # (a lattice refitted with its cell tests kept: its cubes sampled as they were verified, in disks of the pitch
     # before the refit, the same faces' colours and gains)
-    sampled_on = grid if before is None else before
+    sampled_on = next((old for new, old in refits if new is grid), grid)
     samples = sample_cubes(
         frame_bgr, sampled_on, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
     )
