@@ -909,6 +909,35 @@ class ShakerSettings:
     # medians). False: the float32 map's boxes and np.mean, as before
     find_integer_edges: bool = True
 
+    # helper R: the read path of an accepted frame, cheaper (readings measured)
+    # lazy_size_margin: a frame's first read builds, measures and judges the first lattice only of the sizes whose
+    # best lattice hypothesis (lattice_hypotheses' window score) lies within this of the best size's; the others'
+    # (few cubes alone in a window: rarely the most plausible) are left out. A reading so made that is short of nine
+    # cubes once settled, or refused, is read again with every size (the frame's work and verified cells reused):
+    # only accepted readings can change. 2.0: all 15000 frames of the 30 tuning sets as main's (acd2cac), frame by
+    # frame (on t41001-t41002 the lattices built, measured and judged fell from 4.15 to 2.53 a frame; the sizes left
+    # out never held the verified lattice at 4.0, and at 2.0 changed the lattices verified in 7 of 740 accepted
+    # frames, none's reading); the photoreal dev set as before (40/40; also at 1.0). CPU, one thread, interleaved
+    # (ptcmp, 200 frames of t41007/13/19/25 x 3): accepted frames -0.4 to -0.7 ms a frame (paired median), refused
+    # frames +0.5 to +0.75 ms (read twice, the searches and verified cells reused); tcmp.py 200 median 14.95 -> 13.55.
+    # inf: off (every size, as before)
+    lazy_size_margin: float = 2.0
+    # refit_reuse_below: a settled lattice of nine outlined cubes, each far from the table (d_table at least
+    # table_same_delta_e: no gap can make it the table), whose refit (refine_grid) keeps every candidate and moves no
+    # cell's centre by this many pitches keeps its cell tests: no second verify_cells, only the gaps beside the cells
+    # (d_gap) measured anew on the refitted lattice, and its cubes' colours as sampled then (disks of the pitch before
+    # the refit: the same samples and gains, no third fit). 0.15: all 15000 frames of the 30 tuning sets as main's
+    # (acd2cac), frame by frame (with lazy_size_margin 2.0 too); dev 40/40; on 69 accepted frames of t41009/t41022
+    # verify_cells calls fell from 2.09 to 1.52 a frame (0.25: 1.43; the rest not nine outlined cubes far from the
+    # table). CPU, one thread, interleaved (200 frames of t41007/13/19/25 x 5, lazy_size_margin on in both): accepted
+    # -0.27 ms a frame (paired median), refused +0.07. Measured and dropped: the cell tests kept whole (d_gap stale)
+    # on any nine cubes lost 18 exact readings (FR 121 -> 139: a cube found by its colour, taken as outlined once
+    # refitted; gaps on the cubes' sides, 'no grid of separate cubes'); the refit's top faces kept for the offsets
+    # (9 top_face calls fewer, about -0.8 ms with the rest) changed no tuning frame but accepted an incomplete pattern
+    # (s2222 0194, tests/vision/test_shaker.py: a table patch's region clipped by the face window about the cell
+    # before the refit, extent 1.07 against 1.11). 0.0: off (as before)
+    refit_reuse_below: float = 0.15
+
 
 DEFAULT_SETTINGS = ShakerSettings()
 
@@ -1734,17 +1763,7 @@ def verify_cells(
     table_family = linear_rgb_to_lab(tables[:, None, :] * levels[None, :, None] * gains)
     d_tab = np.sqrt(((lab[:, None, :] - table_family) ** 2).sum(-1)).min(1)
     # the table just beside each cell (the gaps to its four neighbours): an empty cell looks like one of them
-    d_gap = np.full(9, np.inf)
-    if lab_sum is not None:
-        steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
-        gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
-        pw = grid.pitch / scale
-        # the cells' and the gaps' box means in one take (the same numbers as one call each)
-        at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
-        halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
-        cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
-        cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
-        d_gap = np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
+    d_gap = np.full(9, np.inf) if lab_sum is None else _gap_distances(grid, centres, points, lab_sum, scale, settings)
     outline = np.zeros(9)
     if edge_sum is not None:
         size_w = 2 * med_r / scale
@@ -1855,6 +1874,22 @@ def verify_cells(
     cells = tuple(tuple(int(k) for k in row) for row in new_cells.reshape(3, 3).tolist())
     support = int((new_cells >= 0).sum())
     return replace(grid, cell_candidate=cells, support=support), new, tests
+
+
+def _gap_distances(
+    grid: Grid, centres: np.ndarray, points: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings
+) -> np.ndarray:
+    """:func:`verify_cells`' d_gap: each cell's colour at its point (9, 2) against the gaps to its four neighbours
+    (half a step from its centre), the nearest (CIE76, box means of the working Lab copy)."""
+    steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
+    gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
+    pw = grid.pitch / scale
+    # the cells' and the gaps' box means in one take (the same numbers as one call each)
+    at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
+    halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
+    cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
+    cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
+    return np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
 
 
 def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, settings: ShakerSettings) -> np.ndarray:
@@ -2938,6 +2973,25 @@ def _top_face_once(
     return work.memo[key]
 
 
+def _lazy_sizes(
+    hypotheses: Sequence[Hypotheses | GridNotFound], tried: Sequence[Candidates], settings: ShakerSettings
+) -> set[int]:
+    """The sizes a first read leaves out under ``lazy_size_margin``: each searched size whose best hypothesis scores
+    more than the margin below the best size's (its lattice is rarely the most plausible: its cubes fewer or less
+    alone in their window). None when the margin is inf (off) or fewer than two sizes are searched."""
+    if not math.isfinite(settings.lazy_size_margin):
+        return set()
+    best = {
+        j: float(h.scores.max())
+        for j, (h, c) in enumerate(zip(hypotheses, tried, strict=True))
+        if isinstance(h, Hypotheses) and len(c.xy) >= settings.min_support and h.scores.size
+    }
+    if len(best) < 2:
+        return set()
+    top = max(best.values())
+    return {j for j, b in best.items() if b < top - settings.lazy_size_margin}
+
+
 def _not_cubes(cell_tests: list[dict[str, Any]], cells: Sequence[tuple[int, int]]) -> str:
     """Marks the cells (row, col) a check took for the table as no cubes in the cell tests, and the refusal that
     follows: how many cubes the grid then holds."""
@@ -2958,6 +3012,8 @@ def read_shaker(
     _start: tuple[Grid, int] | None = None,
     _keep: Callable[[Grid], bool] | None = None,
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
+    _all_sizes: bool = False,
+    _begun: tuple[list[Hypotheses | GridNotFound], dict[int, tuple[Iterator[Grid], Grid] | GridNotFound]] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -3011,16 +3067,42 @@ def read_shaker(
     tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
-    hypotheses = lattice_hypotheses(tried, settings) if searched else []
+    # (a lazy read read again with every size passes its hypotheses and its sizes' searches, each begun at its first
+    # lattice: the same candidates, the same lattices)
+    hypotheses = lattice_hypotheses(tried, settings) if searched and _begun is None else _begun[0] if _begun else []
+    begun: dict[int, tuple[Iterator[Grid], Grid] | GridNotFound] = _begun[1] if _begun else {}
+    # (lazy_size_margin: a first read builds only the sizes whose best hypothesis scores near the best size's; a
+    # reading so made that is not accepted is read again with every size, below)
+    lazy = _lazy_sizes(hypotheses, tried, settings) if _start is None and not _without and not _all_sizes else set()
+
+    def every_size() -> ShakerReading:
+        """The frame read again with every size's lattices (the frame's work and verified cells reused)."""
+        return read_shaker(
+            frame_bgr,
+            palette,
+            rotation,
+            settings=settings,
+            shaker=shaker,
+            _work=_work,
+            _all_sizes=True,
+            _begun=(hypotheses, begun),
+        )
+
     for j, cands in enumerate(all_cands):
-        if len(cands.xy) < settings.min_support or j in _without:
+        if len(cands.xy) < settings.min_support or j in _without or j in lazy:
             continue
-        search = lattices(cands, settings, hypotheses[j])
-        try:
-            grid = next(search)
-        except GridNotFound as e:
-            error = e
+        made = begun.get(j)
+        if made is None:
+            search = lattices(cands, settings, hypotheses[j])
+            try:
+                made = (search, next(search))
+            except GridNotFound as e:
+                made = e
+            begun[j] = made
+        if isinstance(made, GridNotFound):
+            error = made
             continue
+        search, grid = made
         searches.append((search, cands, j))
         firsts.append((grid, cands, j))
     # every size's best lattice measured at once, then judged size by size
@@ -3055,6 +3137,8 @@ def read_shaker(
         score = total + settings.verified_weight * sum(t["cube"] for t in tests)
         if best is None or score > best[0]:
             best = (score, grid_v, cands_v, j0, tests)
+    if lazy and (best is None or not all(t["cube"] for t in best[4])):
+        return every_size()  # (no lattice of nine cubes among the sizes searched: every size's, as before)
     if _start is not None:  # (a re-lattice's read: its lattice settled as the fits' best would be)
         grid0, j0 = _start
         # (the re-lattice's screening of the move checked its cells already: the same call)
@@ -3073,6 +3157,7 @@ def read_shaker(
         return all(t["cube"] for t in cell_tests)
 
     windows: list[tuple[Grid, dict[str, Any]]] = []
+    refits: list[tuple[Grid, Grid]] = []  # refit_reuse_below's lattices that kept their cell tests, and the ones before
     line_off: list[Grid] = []  # settled grids with a line beyond much farther from the table than their far line
 
     def window_look(grid: Grid, cands: Candidates) -> dict[str, Any]:
@@ -3124,6 +3209,28 @@ def read_shaker(
             )
             if refined is grid:
                 break
+            if (
+                settings.refit_reuse_below > 0
+                and all(
+                    t["cube"] and t["outline"] and t["d_table"] >= settings.table_same_delta_e + 0.05
+                    for t in cell_tests
+                )
+                and refined.cell_candidate == grid.cell_candidate
+                and float(np.hypot(*(refined._centres - grid._centres).T).max())
+                < settings.refit_reuse_below * grid.pitch
+            ):
+                # nine cubes, each outlined (a candidate of its own: none made for a cube found by its colour, which
+                # the next verify_cells would take as outlined, its gains fitted on one cube more) and still on it, the
+                # lattice barely moved: its cell tests kept (no second verify_cells), its cubes sampled as then (see
+                # the samples below). Only the gaps beside the cells are measured anew (d_gap): no cell is then the
+                # table by them, each far from the table in every shade (d_table)
+                d_gap = _gap_distances(
+                    refined, refined._centres, np.array([t["xy"] for t in cell_tests]), lab_sum, scale, settings
+                )
+                cell_tests = [dict(t, d_gap=round(dg, 1)) for t, dg in zip(cell_tests, d_gap.tolist(), strict=True)]
+                refits.append((refined, grid))
+                grid, cands = refined, cands_r
+                continue
             grid_r, cands_r, tests_r = _verified(_work, frame_bgr, refined, cands_r, palette, settings)
             if sum(t["cube"] for t in tests_r) < sum(t["cube"] for t in cell_tests):
                 break
@@ -3204,6 +3311,8 @@ def read_shaker(
     # or a card may have won the fit) are checked too, and one with more cubes verified wins (then the
     # more plausible), if it still has more once settled
     best_cubes = sum(t["cube"] for t in settled[2]) if settled is not None else -1
+    if lazy and best_cubes < 9:
+        return every_size()  # (the sizes left out may hold the lattice: as without lazy_size_margin)
     choice: dict[str, Any] = {}
     # (an alternative wins only with alternative_settled_gain cubes more, up to nine: none is read when it cannot)
     if best_cubes <= 9 - max(1, settings.alternative_settled_gain):
@@ -3250,12 +3359,15 @@ def read_shaker(
             cell = grid.centre(t["row"], t["col"])
             offset, extent = face_offset(_top_face_once(_work, cell, xy_t, grid.pitch, settings), cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
+    # (a lattice refitted with its cell tests kept: its cubes sampled as they were verified, in disks of the pitch
+    # before the refit, the same faces' colours and gains)
+    sampled_on = next((old for new, old in refits if new is grid), grid)
     samples = sample_cubes(
-        frame_bgr, grid, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
+        frame_bgr, sampled_on, cands, settings, tops=lambda pts, rad: _tops_once(_work, frame_bgr, pts, rad)
     )
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
-    radii = sample_radii(grid, cands, settings)
+    radii = sample_radii(sampled_on, cands, settings)
     cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings)
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
     pool = all_cands[max(0, j - 1) : j + 2]
@@ -3414,6 +3526,8 @@ def read_shaker(
     # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
     if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
+    if lazy and reason is not None:
+        return every_size()  # (every size's lattices judged, retried and re-read as without lazy_size_margin)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)
     coarser = coarser and _median(extents) >= settings.retry_min_extent  # (faces wider than the cells)
     if (
