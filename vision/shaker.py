@@ -909,7 +909,7 @@ class ShakerSettings:
     # medians). False: the float32 map's boxes and np.mean, as before
     find_integer_edges: bool = True
 
-    # helper R: the read path of an accepted frame, cheaper (readings measured)
+    # the read path of an accepted frame, cheaper (readings measured)
     # lazy_size_margin: a frame's first read builds, measures and judges the first lattice only of the sizes whose
     # best lattice hypothesis (lattice_hypotheses' window score) lies within this of the best size's; the others'
     # (few cubes alone in a window: rarely the most plausible) are left out. A reading so made that is short of nine
@@ -919,7 +919,7 @@ class ShakerSettings:
     # out never held the verified lattice at 4.0, and at 2.0 changed the lattices verified in 7 of 740 accepted
     # frames, none's reading); the photoreal dev set as before (40/40; also at 1.0). CPU, one thread, interleaved
     # (ptcmp, 200 frames of t41007/13/19/25 x 3): accepted frames -0.4 to -0.7 ms a frame (paired median), refused
-    # frames +0.5 to +0.75 ms (read twice, the searches and verified cells reused); tcmp.py 200 median 14.95 -> 13.55.
+    # frames +0.5 to +0.75 ms (read twice, the searches and verified cells reused).
     # inf: off (every size, as before)
     lazy_size_margin: float = 2.0
     # refit_reuse_below: a settled lattice of nine outlined cubes, each far from the table (d_table at least
