@@ -3212,6 +3212,7 @@ def read_shaker(
             if (
                 settings.refit_reuse_below > 0
                 and all(
+                    # (d_table is kept rounded to 0.1: + 0.05 asks the unrounded value at least table_same_delta_e)
                     t["cube"] and t["outline"] and t["d_table"] >= settings.table_same_delta_e + 0.05
                     for t in cell_tests
                 )
