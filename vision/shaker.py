@@ -1154,11 +1154,10 @@ def find_cubes(
         s_in, s_out = box_sum(level, b_in), box_sum(level, b_out)
         # ring mean minus inner mean, in one OpenCV pass: s_out / a_ring - s_in * (1 / a_ring + 1 / a_in)
         a_ring = float(b_out * b_out - b_in * b_in)
-        if unit:  # (the sums in edge units, of the halved copy's four pixels' sums: back to the mean's scale)
-            u = unit / 4**level
-            resp = cv2.addWeighted(s_out, u / a_ring, s_in, -u * (1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
-        else:
-            resp = cv2.addWeighted(s_out, 1.0 / a_ring, s_in, -(1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
+        # (integer sums are in edge units, of the halved copy's four pixels' sums: u takes them back to the mean's
+        # scale; the float sums' u is 1.0, the same weights bit for bit)
+        u = unit / 4**level if unit else 1.0
+        resp = cv2.addWeighted(s_out, u / a_ring, s_in, -u * (1.0 / a_ring + 1.0 / (b_in * b_in)), 0.0)
         top_w = top / f
         k = max(3, int(settings.nms_radius * top_w) | 1)
         # the few points above the threshold that are their k x k neighbourhood's largest (in row-major order)
