@@ -27,3 +27,8 @@ def set_scene(seed: int, index: int, frames: Mapping[int, int] | None = None) ->
 def faint_cells(reading: Any) -> list[tuple[int, int]]:
     """The cells a reading kept as faint cubes (its cell tests marked ``faint``)."""
     return [(t["row"], t["col"]) for t in reading.debug["cell_tests"] if t.get("faint")]
+
+
+def same_reading(a: Any, b: Any) -> bool:
+    """Whether two readings say the same: valid or not, the reason, the pattern."""
+    return (a.valid, a.reason, a.pattern) == (b.valid, b.reason, b.pattern)

@@ -15,7 +15,7 @@ from unittest import mock
 import vision.shaker as shaker
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
 
-from .shaker_sets import set_scene
+from .shaker_sets import same_reading, set_scene
 
 _OFF = dataclasses.replace(DEFAULT_SETTINGS, settle_nine_no_window=False)
 _ON = dataclasses.replace(DEFAULT_SETTINGS, settle_nine_no_window=True)
@@ -28,17 +28,13 @@ def _read_counting(frame, settings):
     return reading, windows.call_count
 
 
-def _same(a, b) -> bool:
-    return (a.valid, a.reason, a.pattern) == (b.valid, b.reason, b.pattern)
-
-
 def test_a_lattice_of_nine_cubes_settles_without_a_window_look() -> None:
     # seed 41001 frame 2: a complete pattern, nine verified cubes on the lattice that is settled
     frame, truth = set_scene(41001, 2)
     assert truth["valid"]
     before, windows_before = _read_counting(frame, _OFF)
     after, windows_after = _read_counting(frame, _ON)
-    assert _same(after, before) and after.valid
+    assert same_reading(after, before) and after.valid
     assert [list(row) for row in after.pattern] == truth["pattern"]
     assert windows_after < windows_before  # (settling nine cubes: no window look; the last checks' stays)
     assert after.debug["cubes_around"] is None and before.debug["cubes_around"] is not None
@@ -49,6 +45,6 @@ def test_a_lattice_short_of_nine_cubes_still_looks_for_a_better_window() -> None
     frame, truth = set_scene(41001, 0)
     before, windows_before = _read_counting(frame, _OFF)
     after, windows_after = _read_counting(frame, _ON)
-    assert _same(after, before)
+    assert same_reading(after, before)
     assert after.valid == truth["valid"]
     assert windows_after == windows_before

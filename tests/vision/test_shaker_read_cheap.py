@@ -17,7 +17,7 @@ import numpy as np
 import vision.shaker as shaker
 from vision.shaker import DEFAULT_SETTINGS, Candidates, GridNotFound, Hypotheses, read_shaker
 
-from .shaker_sets import set_scene
+from .shaker_sets import same_reading, set_scene
 
 _FRAMES = {41001: 6}
 _OFF = dataclasses.replace(DEFAULT_SETTINGS, lazy_size_margin=math.inf, refit_reuse_below=0.0)
@@ -36,17 +36,13 @@ def _read_counting(frame, settings):
     return reading, searched.call_count, verified.call_count, faces.call_count
 
 
-def _same(a, b) -> bool:
-    return (a.valid, a.reason, a.pattern) == (b.valid, b.reason, b.pattern)
-
-
 def test_an_accepted_frame_searches_only_the_sizes_near_the_best_hypothesis() -> None:
     # seed 41001 frame 2: a complete pattern; its sizes' best hypotheses score 5.0, 9.0, 9.0, 9.0, 5.3: the first and
     # last lie more than 2 below the best and are not searched
     frame, truth = set_scene(41001, 2, _FRAMES)
     before, searched_before, _, _ = _read_counting(frame, _OFF)
     after, searched_after, _, _ = _read_counting(frame, _LAZY)
-    assert _same(after, before) and after.valid
+    assert same_reading(after, before) and after.valid
     assert [list(row) for row in after.pattern] == truth["pattern"]
     assert searched_before == 5 and searched_after == 3
 
@@ -60,7 +56,7 @@ def test_a_lazy_read_refused_is_read_again_with_every_size() -> None:
     before, searched_before, _, _ = _read_counting(frame, _OFF)
     with mock.patch.object(shaker, "read_shaker", wraps=shaker.read_shaker) as reads:
         after, searched_after, _, _ = _read_counting(frame, _LAZY)
-    assert _same(after, before) and not after.valid
+    assert same_reading(after, before) and not after.valid
     assert any(call.kwargs.get("_all_sizes") for call in reads.call_args_list)  # (read again with every size)
     assert searched_after == searched_before
 
@@ -87,7 +83,7 @@ def test_a_barely_moved_refit_of_nine_cubes_keeps_its_cell_tests() -> None:
     frame, _ = set_scene(41001, 2, _FRAMES)
     before, _, verified_before, faces_before = _read_counting(frame, _OFF)
     after, _, verified_after, faces_after = _read_counting(frame, _REFIT)
-    assert _same(after, before) and after.valid
+    assert same_reading(after, before) and after.valid
     assert verified_after == verified_before - 1  # (the refitted lattice not verified again)
     assert faces_after == faces_before  # (the top faces on the refitted lattice: its offsets and extents as before)
     # the refitted lattice is read: the same lattice as before
@@ -103,5 +99,5 @@ def test_a_refit_moving_a_cell_farther_is_verified_again() -> None:
     frame, _ = set_scene(41001, 2, _FRAMES)
     before, _, verified_before, faces_before = _read_counting(frame, _OFF)
     after, _, verified_after, faces_after = _read_counting(frame, dataclasses.replace(_OFF, refit_reuse_below=0.001))
-    assert _same(after, before)
+    assert same_reading(after, before)
     assert (verified_after, faces_after) == (verified_before, faces_before)
