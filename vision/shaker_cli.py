@@ -126,6 +126,8 @@ def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dic
     if not isinstance(truth, dict) or not truth:
         raise InputError(f"{truth_path}: expected an object mapping image names to their truth")
     names = sorted(truth)[:limit] if limit else sorted(truth)
+    tables = _tables(folder)
+    by_table: dict[str, Counter[str]] = {}
     cubes = cubes_ok = 0
     patterns = patterns_ok = 0
     complete = false_refusals = 0
@@ -145,6 +147,15 @@ def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dic
         t0 = time.perf_counter()
         reading = read_shaker(frame_bgr, palette)
         times.append(time.perf_counter() - t0)
+        if name in tables:
+            tally = by_table.setdefault(tables[name], Counter())
+            if t["valid"]:
+                tally["complete"] += 1
+                tally["false_refusals"] += not reading.valid
+                tally["patterns_right"] += reading.valid and reading.pattern == t["pattern"]
+            else:
+                tally["incomplete"] += 1
+                tally["incomplete_accepted"] += reading.valid
         if t["valid"]:
             complete += 1
             if not reading.valid or reading.pattern is None:
@@ -186,7 +197,37 @@ def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dic
         "confusion": {f"{a}->{b}": n for (a, b), n in sorted(confusion.items())},
         "misread": misread,
         "ms_median": 1000 * statistics.median(times) if times else None,
+        # (the counts by the table each image shows, when the folder's meta.json names it)
+        "by_table": {table: {k: tally[k] for k in _TABLE_COUNTS} for table, tally in sorted(by_table.items())},
     }
+
+
+_TABLE_COUNTS = ("complete", "patterns_right", "false_refusals", "incomplete", "incomplete_accepted")
+
+
+def _tables(folder: Path) -> dict[str, str]:
+    """The table each image shows, by image name, from the folder's ``meta.json`` when there is one: the scene's
+    ``table`` (make-shaker-set's) or ``surface`` (the photoreal dev set's). None there: an empty mapping."""
+    path = folder / "meta.json"
+    if not path.exists():
+        return {}
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InputError(f"{path}: not valid JSON") from None
+    if not isinstance(meta, dict):
+        raise InputError(f"{path}: expected an object mapping image names to what was drawn")
+    tables = {}
+    for name, entry in meta.items():
+        if not isinstance(entry, dict):
+            continue
+        scene = entry.get("scene")
+        table = scene.get("table") if isinstance(scene, dict) else entry.get("surface")
+        if isinstance(table, str):
+            tables[name] = table
+    return tables
 
 
 def _pct(x: float | None) -> str:
@@ -211,6 +252,17 @@ def format_evaluation(ev: dict[str, Any]) -> str:
         for a in colours:
             row = " ".join(f"{ev['confusion'].get(f'{a}->{b}', 0):>{w}}" for b in colours)
             lines.append(f"  {a:<{w}}" + row)
+    if ev["by_table"]:
+        lines.append("by table (meta.json):")
+        w = max(len(t) for t in ev["by_table"])
+        for table, n in ev["by_table"].items():
+            exact = n["patterns_right"] / n["complete"] if n["complete"] else None
+            refused = n["false_refusals"] / n["complete"] if n["complete"] else None
+            accepted = n["incomplete_accepted"] / n["incomplete"] if n["incomplete"] else None
+            lines.append(
+                f"  {table:<{w}}  {n['complete']} complete: exact {_pct(exact)}, refused {_pct(refused)}; "
+                f"{n['incomplete']} incomplete: accepted {_pct(accepted)}"
+            )
     lines.append(f"misread files: {len(ev['misread'])}")
     lines.extend(f"  {m}" for m in ev["misread"])
     return "\n".join(lines)

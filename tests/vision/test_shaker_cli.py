@@ -133,6 +133,30 @@ def test_eval_shaker_prints_the_measures(tmp_path, capsys):
     assert main(["eval-shaker", str(folder), "--json"]) == 0
     ev = json.loads(capsys.readouterr().out)
     assert ev["images"] == 6 and ev["complete"] + ev["incomplete"] == 6
+    # the counts by the table each image shows (meta.json's scene), adding up to the whole folder's
+    assert set(ev["by_table"]) == {m["scene"]["table"] for m in meta.values()}
+    for key in ("complete", "incomplete", "false_refusals", "patterns_right"):
+        assert sum(n[key] for n in ev["by_table"].values()) == ev[key]
+    accepted = sum(n["incomplete_accepted"] for n in ev["by_table"].values())
+    assert accepted == sum(m.startswith(tuple(truth)) and "accepted an incomplete" in m for m in ev["misread"])
+    for table in ev["by_table"]:
+        assert f"  {table} " in out
+    assert "by table" in out
+
+
+def test_eval_shaker_by_table_needs_a_meta_json_and_refuses_a_broken_one(tmp_path, capsys):
+    folder = tmp_path / "set"
+    assert main(["make-shaker-set", str(folder), "--n", "2", "--seed", "3"]) == 0
+    (folder / "meta.json").unlink()
+    capsys.readouterr()
+    assert main(["eval-shaker", str(folder), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["by_table"] == {}
+    assert main(["eval-shaker", str(folder)]) == 0
+    assert "by table" not in capsys.readouterr().out
+    (folder / "meta.json").write_text("{")
+    assert main(["eval-shaker", str(folder)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "meta.json: not valid JSON" in captured.err
 
 
 def test_eval_shaker_bad_folder(tmp_path, capsys):
