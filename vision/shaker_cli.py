@@ -117,12 +117,7 @@ def _describe(reading: ShakerReading) -> str:
 def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dict[str, Any]:
     """Read every image of a labelled folder and measure the reader against ``truth.json``."""
     truth_path = folder / "truth.json"
-    try:
-        truth = json.loads(truth_path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise InputError(f"{truth_path}: cannot read: {e.strerror or e}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise InputError(f"{truth_path}: not valid JSON") from None
+    truth = _read_json(truth_path)
     if not isinstance(truth, dict) or not truth:
         raise InputError(f"{truth_path}: expected an object mapping image names to their truth")
     names = sorted(truth)[:limit] if limit else sorted(truth)
@@ -211,12 +206,7 @@ def _tables(folder: Path) -> dict[str, str]:
     path = folder / "meta.json"
     if not path.exists():
         return {}
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise InputError(f"{path}: not valid JSON") from None
+    meta = _read_json(path)
     if not isinstance(meta, dict):
         raise InputError(f"{path}: expected an object mapping image names to what was drawn")
     tables = {}
@@ -228,6 +218,16 @@ def _tables(folder: Path) -> dict[str, str]:
         if isinstance(table, str):
             tables[name] = table
     return tables
+
+
+def _read_json(path: Path) -> Any:
+    """A labelled folder's JSON file (truth.json, meta.json), or one clear error."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InputError(f"{path}: not valid JSON") from None
 
 
 def _pct(x: float | None) -> str:
