@@ -142,42 +142,40 @@ def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dic
         t0 = time.perf_counter()
         reading = read_shaker(frame_bgr, palette)
         times.append(time.perf_counter() - t0)
-        if name in tables:
-            tally = by_table.setdefault(tables[name], Counter())
-            if t["valid"]:
-                tally["complete"] += 1
-                tally["false_refusals"] += not reading.valid
-                tally["patterns_right"] += reading.valid and reading.pattern == t["pattern"]
-            else:
-                tally["incomplete"] += 1
-                tally["incomplete_accepted"] += reading.valid
+        # (what the image counts for by its table, as judged below for the whole folder)
+        counted = ["complete" if t["valid"] else "incomplete"]
         if t["valid"]:
             complete += 1
             if not reading.valid or reading.pattern is None:
                 false_refusals += 1
+                counted.append("false_refusals")
                 misread.append(f"{name}: refused a complete pattern ({reading.reason})")
-                continue
-            patterns += 1
-            bad = 0
-            for r in range(3):
-                for c in range(3):
-                    want, got = t["pattern"][r][c], reading.pattern[r][c]
-                    confusion[(want, got)] += 1
-                    cubes += 1
-                    if want == got:
-                        cubes_ok += 1
-                    else:
-                        bad += 1
-            if bad:
-                misread.append(f"{name}: {bad} cube(s) misread: {json.dumps(reading.pattern)}")
             else:
-                patterns_ok += 1
+                patterns += 1
+                bad = 0
+                for r in range(3):
+                    for c in range(3):
+                        want, got = t["pattern"][r][c], reading.pattern[r][c]
+                        confusion[(want, got)] += 1
+                        cubes += 1
+                        if want == got:
+                            cubes_ok += 1
+                        else:
+                            bad += 1
+                if bad:
+                    misread.append(f"{name}: {bad} cube(s) misread: {json.dumps(reading.pattern)}")
+                else:
+                    patterns_ok += 1
+                    counted.append("patterns_right")
         else:
             incomplete += 1
             if not reading.valid:
                 refused += 1
             else:
+                counted.append("incomplete_accepted")
                 misread.append(f"{name}: accepted an incomplete pattern as {json.dumps(reading.pattern)}")
+        if name in tables:
+            by_table.setdefault(tables[name], Counter()).update(counted)
     return {
         "images": len(names),
         "complete": complete,
