@@ -94,14 +94,20 @@ def test_foreign_cells_are_far_from_the_palette_and_like_a_gap():
 def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     # generated set s6363 0099: a hand lies across the grid's bottom left; three cells of skin (20.8 from every
     # palette colour, 0.3-3.9 from a gap beside them) were read as gray cubes (confidence 0.66) and the wrong
-    # pattern accepted. With the check off (foreign_delta_e 0.0, as before) it still is. (The generator keeps hands
+    # pattern accepted before foreign_cells. How many of the three the cell test already refuses depends on the CPU
+    # OpenCV draws and reads the frame on (none on the machine the case was found on, where the reading with the
+    # check off was that wrong pattern; one, its outline the weakest, on an AVX2 machine without AVX-512): the
+    # check takes each one the cell test passes, and the pattern is refused on both. (The generator keeps hands
     # clear of the grid now: clear_of_cubes=False draws the hand where it fell, across the cubes.)
     frame_bgr, truth = render_scene_set(random.Random(6363), 100, clear_of_cubes=False)[99]
     assert truth["valid"]
     off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=0.0, faceless_share=2.0))
-    assert off.valid and off.pattern != truth["pattern"]
+    skin = [(t["row"], t["col"]) for t in off.debug["cell_tests"] if t["d_palette"] >= 20.0]
+    assert skin == [(1, 0), (2, 0), (2, 1)]
+    passed = [(t["row"], t["col"]) for t in off.debug["cell_tests"] if t["cube"] and t["d_palette"] >= 20.0]
+    assert len(passed) >= 2 and foreign_cells(off.debug["cell_tests"], DEFAULT_SETTINGS) == passed
     reading = read_shaker(frame_bgr)
-    assert not reading.valid and reading.reason == "6 cubes in the grid"
+    assert not reading.valid and reading.reason.endswith("cubes in the grid")
 
 
 def test_a_hand_of_about_a_palette_colour_is_not_read_as_gray_cubes():
