@@ -296,6 +296,17 @@ class ShakerSettings:
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
     patch_extent: float = 1.0  # a cube's face wider than this (pitches)...
     patch_ring: float = 0.05  # ...with an outline weaker than this (against the grid's) is a patch of table
+    # ...unless its colour is near the palette's (d_palette below patch_min_palette) and, in any shadow, apart
+    # from the table's (d_table, CIE76) yet not far from it (from patch_near_table to patch_min_table): a white,
+    # gray or black cube of about the table's colour (white on a light table, black on a dark one) is left to
+    # the table-colour checks after it (table_cells, open_table_cells, faceless_toned_cells: its gaps, shadows
+    # and edges). Nearer the table it is the table itself, farther a print's square. On the 30 tuning sets
+    # s41001-s41030 the rule's 5 refused complete patterns were 2.9-17.3 from the table and within 5.1 of the
+    # palette; the empty cells it alone refused 29.8 or more from the table (gingham's checks), or 0.3 and
+    # 1.5 from it (empty centres on dark tables: s41030 0046, s9494 0104). patch_min_table 0.0: every patch
+    patch_near_table: float = 2.5
+    patch_min_table: float = 20.0
+    patch_min_palette: float = 7.0
     # an outlined "cube" whose face runs wider than this (pitches) in the colour of one of the gaps beside it
     # (within patch_gap_delta_e, CIE76) is the table's print too (a gingham check): cubes stand apart
     patch_gap_extent: float = 1.1
@@ -2820,7 +2831,10 @@ def table_patch(
     cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS, tone: float | None = None
 ) -> bool:
     """Whether a cell taken for a cube is a patch of the table: its colour region runs wider than a cell
-    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), or an
+    (``extent``, pitches) with no outline around it (the table's print, a checked cloth's square), unless its
+    colour is near the palette's and of about the table's, yet apart from it (``patch_near_table``,
+    ``patch_min_table``, ``patch_min_palette``: such a cube is left to the checks of the table's colour after
+    it, which ask its gaps and shadows), or an
     outline was found there (the print's own edges: a gingham check) yet its colour runs wider than
     ``patch_gap_extent`` in the colour of a gap beside it (``d_gap`` within ``patch_gap_delta_e``), given
     ``tone`` (:func:`vision.shaker_checks.tone_shares` of the cell: ``patch_gap_tone``) in one of the table's
@@ -2834,7 +2848,15 @@ def table_patch(
     s2222 0400: the hard case is read, not refused).
     """
     extent = float(cell_test.get("extent", 0.0))
-    no_outline = extent > settings.patch_extent and cell_test["ring"] < settings.patch_ring and not cell_test["outline"]
+    no_outline = (
+        extent > settings.patch_extent
+        and cell_test["ring"] < settings.patch_ring
+        and not cell_test["outline"]
+        and not (
+            settings.patch_near_table <= float(cell_test.get("d_table", math.inf)) < settings.patch_min_table
+            and float(cell_test.get("d_palette", math.inf)) < settings.patch_min_palette
+        )
+    )
     like_gap = (
         bool(cell_test["outline"])
         and extent > settings.patch_gap_extent
