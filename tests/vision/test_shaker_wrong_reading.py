@@ -94,10 +94,11 @@ def test_foreign_cells_are_far_from_the_palette_and_like_a_gap():
 def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     # generated set s6363 0099: a hand lies across the grid's bottom left; three cells of skin (20.8 from every
     # palette colour, 0.3-3.9 from a gap beside them) were read as gray cubes (confidence 0.66) and the wrong
-    # pattern accepted before foreign_cells. How many of the three the cell test already refuses depends on the CPU
-    # OpenCV draws and reads the frame on (none on the machine the case was found on, where the reading with the
-    # check off was that wrong pattern; one, its outline the weakest, on an AVX2 machine without AVX-512): the
-    # check takes each one the cell test passes, and the pattern is refused on both. (The generator keeps hands
+    # pattern accepted before foreign_cells. How many of the three the cell test already refuses differs between
+    # machines (the same code and packages; OpenCV picks its SIMD paths by the CPU): none on the machine the case
+    # was found on, where the reading with the check off was that wrong pattern; one, its outline the weakest, on
+    # an AVX2 machine on 2026-12-02. The check takes each one the cell test passes, and the pattern is refused on
+    # both. (The generator keeps hands
     # clear of the grid now: clear_of_cubes=False draws the hand where it fell, across the cubes.)
     frame_bgr, truth = render_scene_set(random.Random(6363), 100, clear_of_cubes=False)[99]
     assert truth["valid"]
