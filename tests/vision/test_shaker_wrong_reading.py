@@ -98,8 +98,8 @@ def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     # machines (the same code and packages; OpenCV picks its SIMD paths by the CPU): none on the machine the case
     # was found on, where the reading with the check off was that wrong pattern; one, its outline the weakest, on
     # an AVX2 machine on 2026-12-02. The check takes each one the cell test passes, and the pattern is refused on
-    # both. (The generator keeps hands
-    # clear of the grid now: clear_of_cubes=False draws the hand where it fell, across the cubes.)
+    # both. (The generator keeps hands clear of the grid now: clear_of_cubes=False draws the hand where it fell,
+    # across the cubes.)
     frame_bgr, truth = render_scene_set(random.Random(6363), 100, clear_of_cubes=False)[99]
     assert truth["valid"]
     off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, foreign_delta_e=0.0, faceless_share=2.0))
