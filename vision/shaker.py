@@ -53,7 +53,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   counts no shape beside the grid in one of the table's own colours (``stray_not_table_tone``) unless a grid
   cube with a weak outline (``stray_tone_weak_ring``) shows such a colour, nor (``stray_line_mates``, and
   ``knocked_line_mates`` for a knocked-out cube's shape) one with a mate of its colour beside it on its line
-  beyond the grid, in no cube's colour (:func:`vision.shaker_checks.line_mates`: the cubes' cast shadows).
+  beyond the grid, in no cube's colour (:func:`vision.shaker_checks.line_mates`: the cubes' cast shadows), and
+  only a shape beside a cell in doubt (``stray_doubt_ring``: a weak outline, a top face off its centre, a colour
+  far from the palette; beside nine solid cubes a shape out of line is another cube on the table).
 - :func:`relattice` (:mod:`vision.shaker_lattice`): a reading refused on its lattice (for a cube out of line only
   with ``relattice_out_of_line``) is read again on lattices near it (through its cubes' top faces, a row or
   column over, half a pitch over, of another pitch), settled and checked in full; the first read whole that
@@ -322,6 +324,20 @@ class ShakerSettings:
     # a cube of the grid shows one of those colours too (a white check may then be in the grid, its cube the
     # one outside). False: every such shape counts (the reader before)
     stray_not_table_tone: bool = True
+    # ...and only beside a cell in doubt (within stray_doubt_reach pitches of the shape): no cube found there, an
+    # outline weaker than stray_doubt_ring (verify_cells' ring, or none found), a top face stray_doubt_offset
+    # pitches or more off the cell's centre, or a colour stray_doubt_palette (CIE76) or more from every palette
+    # colour. A cube knocked out of the grid leaves its cell empty: nine cubes are read only when that cell's
+    # "cube" is the table (a weak outline, s41028 0058 ring 0.43; a printed table's square 12.4 from the palette,
+    # i88202 0117, where 0.4 % of the cubes of 1513 complete patterns read are 10 or more from it) or the lattice
+    # sits off (s41029 0478: 0.15 off, the knocked cube 1.35 pitches away). Beside nine solid cubes a shape out of
+    # line is another cube on the table or a part of one, its cast shadow or its side (s41005 0156, s41024 0011
+    # beside a cell of ring 0.54), or a check of the cloth (s41025 0168, ring 0.58): the pattern is complete.
+    # stray_doubt_ring inf: every cell is in doubt (the reader before)
+    stray_doubt_ring: float = 0.5
+    stray_doubt_offset: float = 0.1
+    stray_doubt_palette: float = 10.0
+    stray_doubt_reach: float = 1.6
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
@@ -2706,6 +2722,8 @@ def out_of_line_cubes(
     work: tuple[np.ndarray, float] | None = None,
     rings: Mapping[tuple[int, int], float] | None = None,
     mates: Callable[[np.ndarray], bool] | None = None,
+    offsets: Mapping[tuple[int, int], float] | None = None,
+    palette_far: Mapping[tuple[int, int], float] | None = None,
 ) -> list[tuple[float, float]]:
     """Cubes near the grid that sit on none of its cells: a cube-like shape well away from every grid
     cube, whose colour (in the grid's light) is near a palette colour and, given ``work`` (the working Lab
@@ -2713,7 +2731,10 @@ def out_of_line_cubes(
     ``rings``: the cells' outline strengths (``verify_cells``' ``ring``, -inf where no outline was found);
     given, only a grid cube whose outline is weaker than ``stray_tone_weak_ring`` can be the table's own
     check in a cube's cell. ``mates`` (a shape's point -> bool, :func:`vision.shaker_checks.line_mates`): a shape
-    with a mate on its line beyond the grid is one of a line of the cubes' cast shadows, no stray."""
+    with a mate on its line beyond the grid is one of a line of the cubes' cast shadows, no stray. ``offsets``
+    (the cube cells' top-face offsets from their centres, pitches) with ``rings`` and ``palette_far`` (the cells'
+    colours' distances from the palette, CIE76): only a shape within
+    ``stray_doubt_reach`` pitches of a cell in doubt counts (see ``stray_doubt_ring``)."""
     min_dist = settings.stray_strict_distance
     max_de = settings.stray_strict_delta_e
     # (the grid's nine centres made once: Grid.centre's numbers, row by row)
@@ -2721,6 +2742,20 @@ def out_of_line_cubes(
     if not held:
         return []
     centres = grid._centres
+    doubted = centres
+    if rings is not None and offsets is not None and settings.stray_doubt_ring < math.inf:
+        in_doubt = [
+            3 * r + c
+            for r in range(3)
+            for c in range(3)
+            if (r, c) not in offsets
+            or offsets[(r, c)] >= settings.stray_doubt_offset
+            or rings.get((r, c), -math.inf) < settings.stray_doubt_ring
+            or (palette_far or {}).get((r, c), 0.0) >= settings.stray_doubt_palette
+        ]
+        if not in_doubt:
+            return []
+        doubted = centres[in_doubt]
     cube_xy = centres[held]
     reach = settings.out_of_line_reach
     pitch = grid.pitch
@@ -2742,6 +2777,9 @@ def out_of_line_cubes(
         d_cube = np.hypot(cube_xy[None, :, 0] - pts[:, None, 0], cube_xy[None, :, 1] - pts[:, None, 1]).min(1)
         d_cell = np.hypot(centres[None, :, 0] - pts[:, None, 0], centres[None, :, 1] - pts[:, None, 1]).min(1)
         apart = (d_cube >= min_dist * pitch) & (d_cell >= settings.lattice_tolerance * pitch)
+        if doubted is not centres:  # (and beside a cell in doubt)
+            d_doubt = np.hypot(doubted[None, :, 0] - pts[:, None, 0], doubted[None, :, 1] - pts[:, None, 1]).min(1)
+            apart &= d_doubt <= settings.stray_doubt_reach * pitch
         for k in near[apart]:
             p = cands.xy[k]
             if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
@@ -3407,8 +3445,20 @@ def read_shaker(
         lambda xy: table_colours_at(table_lab8, xy, scale, settings),
     )
     mates = (lambda p: line_mates(p, surroundings, settings)) if settings.stray_line_mates else None
+    offsets_at = {(t["row"], t["col"]): float(t["offset"]) for t in cell_tests if t["cube"] and "offset" in t}
+    palette_far = {(t["row"], t["col"]): float(t["d_palette"]) for t in cell_tests if "d_palette" in t}
     strays = out_of_line_cubes(
-        frame_bgr, grid, pool, gains, palette, settings, work=(lab, scale), rings=rings, mates=mates
+        frame_bgr,
+        grid,
+        pool,
+        gains,
+        palette,
+        settings,
+        work=(lab, scale),
+        rings=rings,
+        mates=mates,
+        offsets=offsets_at,
+        palette_far=palette_far,
     )
     corners = [[round(float(x), 1), round(float(y), 1)] for x, y in grid.corners()]
     debug = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import replace
 
@@ -392,9 +393,13 @@ def test_a_shape_of_the_tables_own_colour_beside_the_grid_is_no_cube_out_of_line
     assert truth["valid"]
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"], reading.reason
-    # (stray_line_mates off too: on seed 612 the shape also has a mate in its colour on its line beyond the grid)
+    # (stray_line_mates off too: on seed 612 the shape also has a mate in its colour on its line beyond the grid;
+    # and stray_doubt_ring inf: no cell beside either shape is in doubt)
     before = read_shaker(
-        frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_not_table_tone=False, stray_line_mates=False)
+        frame_bgr,
+        settings=replace(
+            DEFAULT_SETTINGS, stray_not_table_tone=False, stray_line_mates=False, stray_doubt_ring=math.inf
+        ),
     )
     assert not before.valid and before.reason == "a cube is out of line"
 

@@ -3,6 +3,7 @@
 Frames are generated (vision.shaker_scene); each test also shows the refusal with its setting at the old value
 (off), so the reading is the change's, and one shows the guard that keeps a wrong pattern refused."""
 
+import math
 import random
 from dataclasses import replace
 
@@ -16,7 +17,8 @@ def test_a_shadow_beside_a_line_of_shadows_beyond_the_grid_is_no_stray_cube():
     # line. Its mate, the next shadow along the same line, shows about its colour: a line of shadows, no stray.
     frame_bgr, truth = render_scene_set(random.Random(90919), 63)[62]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_line_mates=False))
+    # (stray_doubt_ring inf too: no cell beside the shadow is in doubt)
+    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, stray_line_mates=False, stray_doubt_ring=math.inf))
     assert not off.valid and off.reason == "a cube is out of line"
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
