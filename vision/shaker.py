@@ -45,8 +45,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print).
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
-  cubes off the lattice on the median (``off_the_lattice``), a cube knocked out beside a weak cell or a
-  weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
+  cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
+  top faces' (:func:`lattice_face_mismatch`, ``face_spread_mismatch``: stretched off its cubes), a cube knocked
+  out beside a weak cell or a weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
   (``toned_open_cells``), three cells the shadow fit explains (``shadow_fit_cells``), an unoutlined cell the
   table in some shade explains (``open_table_cells``), a cell in one of the table's own tones whose top face's
   four edges do not show (``faceless_toned_cells``: the print in an empty cell). :func:`out_of_line_cubes`
@@ -338,6 +339,17 @@ class ShakerSettings:
     stray_doubt_offset: float = 0.1
     stray_doubt_palette: float = 10.0
     stray_doubt_reach: float = 1.6
+    # the lattice's ratio of steps (columns over rows) against its cubes' top faces' (lattice_face_mismatch, a log):
+    # a lattice stretched along one axis onto the cubes' sides or the table beside them reads cells off their
+    # cubes. Past this the grid is refused. On the 30 tuning sets s41001-41030 and seven more (18000 frames) the
+    # 13423 complete patterns read right measured within 0.198 of 0; the two complete patterns read wrong 0.28
+    # (s41027 0207: rows 1.33 times the columns' step on a camera 2.7 degrees off overhead) and 0.27 (s88401 0451:
+    # its columns stretched onto the dark table beside the right column), an incomplete one accepted 0.29
+    # (s41027 0052). A face's spread is measured with face_spread_min_pixels or more (working copy), the median
+    # over face_spread_min_faces or more. inf: no such check (the reader before)
+    face_spread_mismatch: float = 0.23
+    face_spread_min_pixels: int = 12
+    face_spread_min_faces: int = 5
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
@@ -2217,16 +2229,16 @@ _WINDOW_SIDES = (
 )
 
 
-def top_face(
+def _face_region(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
     cube_xy: np.ndarray,
     pitch: float,
     scale: float,
-    settings: ShakerSettings = DEFAULT_SETTINGS,
-) -> tuple[np.ndarray, float] | None:
-    """The centre (frame pixels) and larger side (pitches) of a cube's top face: the region of the colour
-    found at ``cube_xy`` around it, within the cell's neighbourhood (working copy); None when not found."""
+    settings: ShakerSettings,
+) -> tuple[np.ndarray, int, list[int], list[float], int, int, float] | None:
+    """The region of the colour found at ``cube_xy`` around the cell (working copy): its labels image, its label,
+    stats and centroid, the window's corner (x0, y0) and the pitch in working pixels; None when not found."""
     h, w = work_lab.shape[:2]
     pw = pitch / scale
     # (in Python floats: the same float64 arithmetic, without numpy's overhead on two numbers)
@@ -2255,15 +2267,78 @@ def top_face(
     dist = cv2.transform(diff, _ONES_3)
     mask = cv2.compare(dist, float(settings.offset_colour), cv2.CMP_LE)
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    lab_id = labels[sy_i, sx_i]
+    lab_id = int(labels[sy_i, sx_i])
     if lab_id == 0:
         return None
     # (in Python numbers: the same float64 arithmetic as on numpy's scalars and the two-element array)
-    mx, my = cents[lab_id].tolist()
-    st = stats[lab_id].tolist()
+    return labels, lab_id, stats[lab_id].tolist(), cents[lab_id].tolist(), x0, y0, pw
+
+
+def top_face(
+    work_lab: np.ndarray,
+    cell_xy: np.ndarray,
+    cube_xy: np.ndarray,
+    pitch: float,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> tuple[np.ndarray, float] | None:
+    """The centre (frame pixels) and larger side (pitches) of a cube's top face: the region of the colour
+    found at ``cube_xy`` around it, within the cell's neighbourhood (working copy); None when not found."""
+    region = _face_region(work_lab, cell_xy, cube_xy, pitch, scale, settings)
+    if region is None:
+        return None
+    _, _, st, (mx, my), x0, y0, pw = region
     extent = max(st[cv2.CC_STAT_WIDTH], st[cv2.CC_STAT_HEIGHT]) / pw
     centre = np.array([(mx + x0 + 0.5) * scale - 0.5, (my + y0 + 0.5) * scale - 0.5])
     return centre, extent
+
+
+def face_spread_ratio(
+    work_lab: np.ndarray,
+    cell_xy: np.ndarray,
+    cube_xy: np.ndarray,
+    grid: Grid,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> float | None:
+    """How much wider a cube's top face (:func:`top_face`'s region) spreads along the lattice's columns step than
+    along its rows step (the standard deviations of its pixels along the two, their ratio): a square face seen
+    as the lattice is, so about the lattice's own ratio of steps. None when no face of a few pixels is found."""
+    region = _face_region(work_lab, cell_xy, cube_xy, grid.pitch, scale, settings)
+    if region is None or region[2][cv2.CC_STAT_AREA] < settings.face_spread_min_pixels:
+        return None
+    labels, lab_id, _, _, _, _, _ = region
+    ys, xs = np.nonzero(labels == lab_id)
+    pts = np.stack([xs - xs.mean(), ys - ys.mean()], 1)
+    u = grid.col_step / np.linalg.norm(grid.col_step)
+    v = grid.row_step / np.linalg.norm(grid.row_step)
+    su, sv = float((pts @ u).std()), float((pts @ v).std())
+    return su / sv if sv > 0 else None
+
+
+def lattice_face_mismatch(
+    work_lab: np.ndarray,
+    scale: float,
+    grid: Grid,
+    cell_tests: Sequence[Mapping[str, Any]],
+    face_points: Mapping[tuple[int, int], np.ndarray],
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> float | None:
+    """The log of the lattice's ratio of steps (columns over rows) against the median of its cubes' top faces'
+    (:func:`face_spread_ratio`): about 0 where the lattice sits on its cubes, seen as they are. None with fewer
+    than ``face_spread_min_faces`` faces measured."""
+    ratios = [
+        face_spread_ratio(
+            work_lab, grid.centre(t["row"], t["col"]), face_points[(t["row"], t["col"])], grid, scale, settings
+        )
+        for t in cell_tests
+        if t["cube"] and (t["row"], t["col"]) in face_points
+    ]
+    measured = [r for r in ratios if r is not None and r > 0]
+    if len(measured) < settings.face_spread_min_faces:
+        return None
+    lattice = float(np.linalg.norm(grid.col_step) / np.linalg.norm(grid.row_step))
+    return math.log(lattice / _median(measured))
 
 
 def cube_offset(
@@ -3413,9 +3488,11 @@ def read_shaker(
     shapes = np.concatenate([np.asarray(c.xy).reshape(-1, 2) for c in all_cands[max(0, j - 1) : j + 2]])
     if settings.solid_cubes:
         grid, cands = with_solid_cubes(frame_bgr, grid, cands, cell_tests, settings, shapes)
+    face_points: dict[tuple[int, int], np.ndarray] = {}
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
+            face_points[(t["row"], t["col"])] = xy_t
             cell = grid.centre(t["row"], t["col"])
             offset, extent = face_offset(_top_face_once(_work, cell, xy_t, grid.pitch, settings), cell, grid.pitch)
             t["offset"], t["extent"] = round(offset, 2), round(extent, 2)
@@ -3523,6 +3600,11 @@ def read_shaker(
         reason = f"no pattern: {len(printed)} cells in the colour of the lattice beyond the grid (the table's print)"
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
+    if reason is None and settings.face_spread_mismatch < math.inf:
+        mismatch = lattice_face_mismatch(_work.lab, _work.scale, grid, cell_tests, face_points, settings)
+        debug["face_mismatch"] = mismatch
+        if mismatch is not None and abs(mismatch) > settings.face_spread_mismatch:
+            reason = "no pattern: the lattice is stretched against the cubes' faces"
     if reason is None and knocked_beside_weak_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
     toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []

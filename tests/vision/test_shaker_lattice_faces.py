@@ -1,0 +1,91 @@
+"""The lattice against its cubes' faces (``face_spread_mismatch``): a lattice whose ratio of steps (columns over rows)
+is far from its cubes' top faces' is stretched off its cubes, and refused.
+
+A square top face is seen as the grid is: tilted, both shrink along the same axis. A lattice stretched along one
+axis onto the cubes' side faces or the table beside them reads cells off their cubes; two complete patterns were so
+read wrong, one incomplete pattern accepted. The made lattice, asked after the refusal, reads the two right.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.shaker import DEFAULT_SETTINGS, Grid, face_spread_ratio, lattice_face_mismatch, read_shaker
+
+from .shaker_sets import set_scene
+
+_OFF = replace(DEFAULT_SETTINGS, face_spread_mismatch=math.inf)
+_FRAMES = {41027: 208}
+
+
+def _faces(col_step: tuple[float, float], row_step: tuple[float, float], face: tuple[float, float], yaw_deg: float):
+    """A Lab working image of nine faces (``face``: width along the columns, height along the rows, pixels) on a
+    lattice, turned by ``yaw_deg``, and the lattice itself."""
+    lab = np.zeros((260, 260, 3), np.uint8)
+    lab[:] = (70, 128, 128)
+    grid = Grid(np.array([80.0, 80.0]), np.array(col_step, float), np.array(row_step, float), ((0, 1, 2),) * 3, 9, 0)
+    for r in range(3):
+        for c in range(3):
+            rect = (tuple(grid.centre(r, c)), face, yaw_deg)
+            cv2.fillConvexPoly(lab, np.round(cv2.boxPoints(rect)).astype(np.int32), (170, 160, 150))
+    return lab, grid
+
+
+def _mismatch(lab: np.ndarray, grid: Grid) -> float | None:
+    tests = [{"row": r, "col": c, "cube": True} for r in range(3) for c in range(3)]
+    points = {(r, c): grid.centre(r, c) for r in range(3) for c in range(3)}
+    return lattice_face_mismatch(lab, 1.0, grid, tests, points)
+
+
+@pytest.mark.parametrize("yaw_deg", [0.0, 7.0])
+def test_a_face_spreads_as_the_lattice_it_sits_on(yaw_deg):
+    # seen overhead: square faces on a square lattice; tilted: both shorter along the rows by a quarter
+    for col_step, row_step, face in (((40, 0), (0, 40), (24, 24)), ((40, 0), (0, 32), (24, 19.2))):
+        lab, grid = _faces(col_step, row_step, face, yaw_deg)
+        ratio = face_spread_ratio(lab, grid.centre(1, 1), grid.centre(1, 1), grid, 1.0)
+        assert ratio == pytest.approx(face[0] / face[1], rel=0.08)
+        assert abs(_mismatch(lab, grid)) < 0.08
+
+
+def test_a_lattice_stretched_against_square_faces_is_past_the_limit():
+    # square faces, a lattice whose columns step a third further than its rows (as s41027 0207's)
+    lab, grid = _faces((40, 0), (0, 30), (22, 22), 0.0)
+    assert _mismatch(lab, grid) > DEFAULT_SETTINGS.face_spread_mismatch
+    lab, grid = _faces((30, 0), (0, 40), (22, 22), 0.0)
+    assert _mismatch(lab, grid) < -DEFAULT_SETTINGS.face_spread_mismatch
+
+
+def test_too_few_faces_measure_nothing():
+    lab, grid = _faces((40, 0), (0, 30), (22, 22), 0.0)
+    tests = [{"row": 0, "col": c, "cube": True} for c in range(3)]
+    points = {(0, c): grid.centre(0, c) for c in range(3)}
+    assert lattice_face_mismatch(lab, 1.0, grid, tests, points) is None
+
+
+def test_a_lattice_stretched_onto_the_cubes_sides_is_read_again():
+    """s41027 0207: a camera 2.7 degrees off overhead, the lattice's rows 1.33 times its columns' step, its bottom
+    row on the cubes' gray side faces: a complete pattern read wrong. Refused as stretched, the made lattice reads
+    it right."""
+    frame_bgr, truth = set_scene(41027, 207, _FRAMES)
+    assert truth["valid"]
+    off = read_shaker(frame_bgr, settings=_OFF)
+    assert off.valid and off.pattern != truth["pattern"]  # (the reading before: wrong)
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    assert reading.debug["made_lattice"]["refused"] == "no pattern: the lattice is stretched against the cubes' faces"
+    assert abs(reading.debug["face_mismatch"]) < DEFAULT_SETTINGS.face_spread_mismatch
+
+
+def test_an_incomplete_pattern_on_a_stretched_lattice_is_refused():
+    """s41027 0052: an incomplete pattern accepted on a lattice 0.29 (log) off its cubes' faces; refused now."""
+    frame_bgr, truth = set_scene(41027, 52, _FRAMES)
+    assert not truth["valid"]
+    assert read_shaker(frame_bgr, settings=_OFF).valid
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "no pattern: the lattice is stretched against the cubes' faces"
+    assert reading.debug["face_mismatch"] > DEFAULT_SETTINGS.face_spread_mismatch
