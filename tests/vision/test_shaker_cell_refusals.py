@@ -41,14 +41,24 @@ def test_a_line_of_cast_shadows_beside_a_cell_of_the_tables_colour_is_no_knocked
 def test_two_cubes_of_one_colour_beyond_a_lattice_a_column_off_are_no_line_of_shadows():
     # generated set s8282 0072: the lattice settled a column off, its last column on the table between the
     # cubes; beyond it two green cubes side by side are mates in colour, but in a palette colour: no shadows.
-    # Without that guard (line_mate_min_palette 0) the wrong pattern is accepted; with it, refused as before.
+    # Without that guard (line_mate_min_palette 0) and the stretched-lattice check (face_spread_mismatch inf) the
+    # wrong pattern is accepted; the check alone refuses that lattice and the made lattice reads it right; with the
+    # guard, refused as before.
     frame_bgr, truth = render_scene_set(random.Random(8282), 73)[72]
     assert truth["valid"]
-    unguarded = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, line_mate_min_palette=0.0))
+    unguarded = read_shaker(
+        frame_bgr, settings=replace(DEFAULT_SETTINGS, line_mate_min_palette=0.0, face_spread_mismatch=math.inf)
+    )
     assert unguarded.valid and unguarded.pattern != truth["pattern"]
-    reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, made_lattice=False))
+    checked = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, line_mate_min_palette=0.0))
+    assert checked.valid and checked.pattern == truth["pattern"]
+    assert checked.debug["made_lattice"]["refused"] == "no pattern: the lattice is stretched against the cubes' faces"
+    unmade = replace(DEFAULT_SETTINGS, made_lattice=False)
+    reading = read_shaker(frame_bgr, settings=replace(unmade, face_spread_mismatch=math.inf))
     assert not reading.valid
     assert reading.reason == "a cube is out of line (beside a cell of about the table's colour)"
+    stretched = read_shaker(frame_bgr, settings=unmade)
+    assert stretched.reason == "no pattern: the lattice is stretched against the cubes' faces"
     # that refusal stands on the lattice a column off; a lattice made at the cubes' pitch then reads the pattern
     made = read_shaker(frame_bgr)
     assert made.valid and made.pattern == truth["pattern"] and "made_lattice" in made.debug
