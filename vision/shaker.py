@@ -2229,6 +2229,11 @@ _WINDOW_SIDES = (
 )
 
 
+FaceRegion = tuple[np.ndarray, int, list[int], list[float], int, int, float]
+"""A cube's top face as :func:`_face_region` finds it: the window's labels image, the face's label, its stats and
+centroid there, the window's corner (x0, y0) and the pitch in working pixels."""
+
+
 def _face_region(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
@@ -2236,7 +2241,7 @@ def _face_region(
     pitch: float,
     scale: float,
     settings: ShakerSettings,
-) -> tuple[np.ndarray, int, list[int], list[float], int, int, float] | None:
+) -> FaceRegion | None:
     """The region of the colour found at ``cube_xy`` around the cell (working copy): its labels image, its label,
     stats and centroid, the window's corner (x0, y0) and the pitch in working pixels; None when not found."""
     h, w = work_lab.shape[:2]
@@ -2284,7 +2289,11 @@ def top_face(
 ) -> tuple[np.ndarray, float] | None:
     """The centre (frame pixels) and larger side (pitches) of a cube's top face: the region of the colour
     found at ``cube_xy`` around it, within the cell's neighbourhood (working copy); None when not found."""
-    region = _face_region(work_lab, cell_xy, cube_xy, pitch, scale, settings)
+    return _face_top(_face_region(work_lab, cell_xy, cube_xy, pitch, scale, settings), scale)
+
+
+def _face_top(region: FaceRegion | None, scale: float) -> tuple[np.ndarray, float] | None:
+    """:func:`top_face`'s centre and extent of a face region."""
     if region is None:
         return None
     _, _, st, (mx, my), x0, y0, pw = region
@@ -2304,16 +2313,25 @@ def face_spread_ratio(
     """How much wider a cube's top face (:func:`top_face`'s region) spreads along the lattice's columns step than
     along its rows step (the standard deviations of its pixels along the two, their ratio): a square face seen
     as the lattice is, so about the lattice's own ratio of steps. None when no face of a few pixels is found."""
-    region = _face_region(work_lab, cell_xy, cube_xy, grid.pitch, scale, settings)
+    return _face_spread(_face_region(work_lab, cell_xy, cube_xy, grid.pitch, scale, settings), grid, settings)
+
+
+def _face_spread(region: FaceRegion | None, grid: Grid, settings: ShakerSettings) -> float | None:
+    """:func:`face_spread_ratio` of a face region: from its pixels' second central moments (the variance along a
+    unit vector u is u'Mu over the pixel count, which cancels in the ratio)."""
     if region is None or region[2][cv2.CC_STAT_AREA] < settings.face_spread_min_pixels:
         return None
-    labels, lab_id, _, _, _, _, _ = region
-    ys, xs = np.nonzero(labels == lab_id)
-    pts = np.stack([xs - xs.mean(), ys - ys.mean()], 1)
-    u = grid.col_step / np.linalg.norm(grid.col_step)
-    v = grid.row_step / np.linalg.norm(grid.row_step)
-    su, sv = float((pts @ u).std()), float((pts @ v).std())
-    return su / sv if sv > 0 else None
+    labels, lab_id, st, _, _, _, _ = region
+    x, y = st[cv2.CC_STAT_LEFT], st[cv2.CC_STAT_TOP]
+    box = labels[y : y + st[cv2.CC_STAT_HEIGHT], x : x + st[cv2.CC_STAT_WIDTH]]
+    m = cv2.moments((box == lab_id).view(np.uint8), binaryImage=True)
+    (ux, uy), (vx, vy) = (
+        (grid.col_step / np.linalg.norm(grid.col_step)).tolist(),
+        (grid.row_step / np.linalg.norm(grid.row_step)).tolist(),
+    )
+    var_u = ux * ux * m["mu20"] + 2 * ux * uy * m["mu11"] + uy * uy * m["mu02"]
+    var_v = vx * vx * m["mu20"] + 2 * vx * vy * m["mu11"] + vy * vy * m["mu02"]
+    return math.sqrt(max(0.0, var_u) / var_v) if var_v > 0 else None
 
 
 def lattice_face_mismatch(
@@ -2323,13 +2341,21 @@ def lattice_face_mismatch(
     cell_tests: Sequence[Mapping[str, Any]],
     face_points: Mapping[tuple[int, int], np.ndarray],
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    region_of: Callable[[np.ndarray, np.ndarray, float], FaceRegion | None] | None = None,
 ) -> float | None:
     """The log of the lattice's ratio of steps (columns over rows) against the median of its cubes' top faces'
     (:func:`face_spread_ratio`): about 0 where the lattice sits on its cubes, seen as they are. None with fewer
-    than ``face_spread_min_faces`` faces measured."""
+    than ``face_spread_min_faces`` faces measured. ``region_of(cell_xy, cube_xy, pitch)``: :func:`_face_region`
+    on ``work_lab`` as the reader keeps it (made once per frame), when given."""
+    if region_of is None:
+
+        def region_of(cell: np.ndarray, cube: np.ndarray, pitch: float) -> FaceRegion | None:
+            return _face_region(work_lab, cell, cube, pitch, scale, settings)
+
     ratios = [
-        face_spread_ratio(
-            work_lab, grid.centre(t["row"], t["col"]), face_points[(t["row"], t["col"])], grid, scale, settings
+        _face_spread(
+            region_of(grid.centre(t["row"], t["col"]), face_points[(t["row"], t["col"])], grid.pitch), grid, settings
         )
         for t in cell_tests
         if t["cube"] and (t["row"], t["col"]) in face_points
@@ -3102,7 +3128,18 @@ def _top_face_once(
     asks the refused lattice's faces that its cube offsets found already."""
     key = ("face", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch, id(settings))
     if key not in work.memo:
-        work.memo[key] = top_face(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
+        work.memo[key] = _face_top(_face_region_once(work, cell_xy, cube_xy, pitch, settings), work.scale)
+    return work.memo[key]
+
+
+def _face_region_once(
+    work: _FrameWork, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: ShakerSettings
+) -> FaceRegion | None:
+    """:func:`_face_region` on the frame's Lab copy, made once per frame for a cell and cube point: the offsets'
+    faces, then the stretched-lattice check's (:func:`lattice_face_mismatch`) on the same cells."""
+    key = ("region", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch, id(settings))
+    if key not in work.memo:
+        work.memo[key] = _face_region(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
         work.memo[("settings", id(settings))] = settings  # (kept alive: its id in the key stays its own)
     return work.memo[key]
 
@@ -3601,7 +3638,15 @@ def read_shaker(
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
     if reason is None and settings.face_spread_mismatch < math.inf:
-        mismatch = lattice_face_mismatch(_work.lab, _work.scale, grid, cell_tests, face_points, settings)
+        mismatch = lattice_face_mismatch(
+            _work.lab,
+            _work.scale,
+            grid,
+            cell_tests,
+            face_points,
+            settings,
+            region_of=lambda cell, cube, pitch: _face_region_once(_work, cell, cube, pitch, settings),
+        )
         debug["face_mismatch"] = mismatch
         if mismatch is not None and abs(mismatch) > settings.face_spread_mismatch:
             reason = "no pattern: the lattice is stretched against the cubes' faces"

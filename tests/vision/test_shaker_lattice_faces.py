@@ -60,6 +60,42 @@ def test_a_lattice_stretched_against_square_faces_is_past_the_limit():
     assert _mismatch(lab, grid) < -DEFAULT_SETTINGS.face_spread_mismatch
 
 
+@pytest.mark.parametrize("yaw_deg", [0.0, 11.0])
+def test_a_faces_spread_is_its_pixels_standard_deviations(yaw_deg):
+    # the spread comes from the region's moments: the same ratio as the face's pixels' own standard deviations along
+    # the lattice's unit steps, on a lattice turned and sheared (its steps not at right angles)
+    lab, grid = _faces((38, 6), (-9, 31), (23, 17), yaw_deg)
+    # (the middle cell's face drawn alone too: its pixels are the region's)
+    centre = grid.centre(1, 1)
+    lab_one = np.zeros_like(lab)
+    lab_one[:] = (70, 128, 128)
+    rect = (tuple(centre), (23, 17), yaw_deg)
+    cv2.fillConvexPoly(lab_one, np.round(cv2.boxPoints(rect)).astype(np.int32), (170, 160, 150))
+    ys, xs = np.nonzero(np.all(lab_one == (170, 160, 150), axis=2))
+    pts = np.stack([xs - xs.mean(), ys - ys.mean()], 1)
+    u, v = grid.col_step / np.linalg.norm(grid.col_step), grid.row_step / np.linalg.norm(grid.row_step)
+    expected = float((pts @ u).std() / (pts @ v).std())
+    assert face_spread_ratio(lab_one, centre, centre, grid, 1.0) == pytest.approx(expected, rel=1e-9)
+    assert face_spread_ratio(lab, centre, centre, grid, 1.0) == pytest.approx(expected, rel=1e-9)
+
+
+def test_the_regions_the_reader_keeps_measure_as_found_afresh():
+    # the reader passes the regions its offsets found (region_of): the same mismatch as regions found afresh
+    from vision.shaker import _face_region
+
+    lab, grid = _faces((40, 0), (0, 30), (22, 22), 5.0)
+    tests = [{"row": r, "col": c, "cube": True} for r in range(3) for c in range(3)]
+    points = {(r, c): grid.centre(r, c) for r in range(3) for c in range(3)}
+    asked = []
+
+    def region_of(cell, cube, pitch):
+        asked.append(pitch)
+        return _face_region(lab, cell, cube, pitch, 1.0, DEFAULT_SETTINGS)
+
+    kept = lattice_face_mismatch(lab, 1.0, grid, tests, points, region_of=region_of)
+    assert len(asked) == 9 and kept == lattice_face_mismatch(lab, 1.0, grid, tests, points)
+
+
 def test_too_few_faces_measure_nothing():
     lab, grid = _faces((40, 0), (0, 30), (22, 22), 0.0)
     tests = [{"row": 0, "col": c, "cube": True} for c in range(3)]
