@@ -66,6 +66,10 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (:func:`made_lattices`: each size's candidates pooled with its neighbour sizes', fitted with a cube's pitch for
   that size), at another pitch than the refused one (a gingham's checks, shadows or a card won the fit), or at
   about its pitch when it moved as a re-lattice move must (``made_same_pitch``).
+- :func:`close_up_reading`: a frame still refused may be a close-up (a photo of another 3 x 3 grid filling much of
+  it, its cubes larger than the finder's largest size): it is read again on a working copy ``close_up_long_side``
+  long, and that reading is the frame's when its lattice is a close-up's (``close_up_min_pitch`` of the frame) and
+  coarser than the first reading's by ``close_up_pitch_gain``.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -350,6 +354,17 @@ class ShakerSettings:
     face_spread_mismatch: float = 0.23
     face_spread_min_pixels: int = 12
     face_spread_min_faces: int = 5
+    # a close-up (a photo of a 3 x 3 grid filling much of the frame: a puzzle cube's face, tiles): its cubes larger
+    # than the finder's largest size (box_sizes, working px). A refused frame is read again on a working copy
+    # close_up_long_side long (its cubes then within the sizes), and that reading (read or refused) is the frame's when
+    # its lattice's pitch is at least close_up_min_pitch of the frame's longer side and close_up_pitch_gain times the
+    # first reading's (none found, or one inside the cubes). The game's grids on the table are far smaller: on the
+    # tuning sets' 21000 frames the largest pitch is 0.081 of the longer side. Puzzle faces and tiles filling 0.7-0.95
+    # of the frame's height (tests/vision/test_other_grids.py's close-ups, 40 of each, seeds 51 and 52): puzzle faces
+    # read 32 -> 40, tiles 40 -> 40, none misread. close_up_long_side 0: off (the reader before)
+    close_up_long_side: int = 256
+    close_up_min_pitch: float = 0.12
+    close_up_pitch_gain: float = 1.3
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
@@ -3178,6 +3193,60 @@ def read_shaker(
     *,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     shaker: Mapping[str, int] | None = None,
+) -> ShakerReading:
+    """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
+
+    ``rotation`` (0, 90, 180, 270) turns the reading clockwise to the table's configured north.
+    ``shaker``: the cubes the shaker can still hold (colour -> count); a pattern it cannot produce is
+    refused with the rules engine's reason. A refused frame may be a close-up, its cubes larger than the finder's
+    sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`).
+    """
+    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker)
+    if first.valid or not 0 < settings.close_up_long_side < settings.work_long_side:
+        return first
+    return close_up_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
+
+
+def close_up_reading(
+    frame_bgr: np.ndarray,
+    first: ShakerReading,
+    palette: Palette | None = None,
+    rotation: int = 0,
+    *,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    shaker: Mapping[str, int] | None = None,
+) -> ShakerReading:
+    """A refused reading's frame read again as a close-up: on a working copy ``close_up_long_side`` long. That
+    reading is the frame's when its lattice's pitch is at least ``close_up_min_pitch`` of the frame's longer side
+    and ``close_up_pitch_gain`` times the first reading's lattice's (when it had one); else the first reading."""
+    long_side = max(frame_bgr.shape[:2])
+    first_grid = first.debug.get("grid")
+    if first_grid is not None and first_grid.pitch * settings.close_up_pitch_gain > long_side / 3:
+        return first  # (no grid in the frame can be that much larger: the frame's longer side holds three pitches)
+    # (no lattice finer than close_up_min_pitch is fitted: the read again is cheap where there is no close-up)
+    close = replace(
+        settings,
+        work_long_side=settings.close_up_long_side,
+        min_pitch=max(settings.min_pitch, settings.close_up_min_pitch),
+    )
+    again = _read(frame_bgr, palette, rotation, settings=close, shaker=shaker)
+    grid = again.debug.get("grid")
+    if grid is None or grid.pitch < settings.close_up_min_pitch * long_side:
+        return first
+    if first_grid is not None and grid.pitch < settings.close_up_pitch_gain * first_grid.pitch:
+        return first
+    return replace(
+        again, debug={**again.debug, "close_up": {"long_side": settings.close_up_long_side, "first": first.reason}}
+    )
+
+
+def _read(
+    frame_bgr: np.ndarray,
+    palette: Palette | None = None,
+    rotation: int = 0,
+    *,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    shaker: Mapping[str, int] | None = None,
     _without: frozenset[int] = frozenset(),
     _work: _FrameWork | None = None,
     _start: tuple[Grid, int] | None = None,
@@ -3186,12 +3255,8 @@ def read_shaker(
     _all_sizes: bool = False,
     _begun: tuple[list[Hypotheses | GridNotFound], dict[int, tuple[Iterator[Grid], Grid] | GridNotFound]] | None = None,
 ) -> ShakerReading:
-    """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
-
-    ``rotation`` (0, 90, 180, 270) turns the reading clockwise to the table's configured north.
-    ``shaker``: the cubes the shaker can still hold (colour -> count); a pattern it cannot produce is
-    refused with the rules engine's reason.
-    """
+    """:func:`read_shaker` on the frame's working copy (``work_long_side``), no close-up read; the private arguments
+    are its own re-reads' (every size's lattices, a re-lattice, a size left out)."""
     if rotation not in ROTATIONS:
         raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation!r}")
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
@@ -3248,7 +3313,7 @@ def read_shaker(
 
     def every_size() -> ShakerReading:
         """The frame read again with every size's lattices (the frame's work and verified cells reused)."""
-        return read_shaker(
+        return _read(
             frame_bgr,
             palette,
             rotation,
@@ -3736,7 +3801,7 @@ def read_shaker(
         and (settings.retry_any_reason or reason.endswith("cubes in the grid"))
         and coarser
     ):
-        again = read_shaker(
+        again = _read(
             frame_bgr, palette, rotation, settings=settings, shaker=shaker, _without=frozenset({j}), _work=_work
         )  # (the frame's own work, the same whatever lattice wins, is not done again)
         if again.valid and again.debug["grid"].pitch >= settings.retry_pitch_ratio * grid.pitch:
@@ -3835,7 +3900,7 @@ class _ReadAgain(NamedTuple):
     ) -> ShakerReading:
         """The frame read again from ``start`` (a lattice and its size) on, its cells ``screened`` already: settled
         and checked in full, with no lattice search, nor another size's lattice or the read-again without a size."""
-        return read_shaker(
+        return _read(
             self.frame_bgr,
             self.palette,
             self.rotation,

@@ -54,7 +54,7 @@ def test_a_lazy_read_refused_is_read_again_with_every_size() -> None:
     frame, truth = set_scene(41001, 5, _FRAMES)
     assert not truth["valid"]
     before, searched_before, _, _ = _read_counting(frame, _OFF)
-    with mock.patch.object(shaker, "read_shaker", wraps=shaker.read_shaker) as reads:
+    with mock.patch.object(shaker, "_read", wraps=shaker._read) as reads:
         after, searched_after, _, _ = _read_counting(frame, _LAZY)
     assert same_reading(after, before) and not after.valid
     assert any(call.kwargs.get("_all_sizes") for call in reads.call_args_list)  # (read again with every size)

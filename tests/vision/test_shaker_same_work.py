@@ -7,6 +7,7 @@ re-lattice reads three moves again: its re-reads land on lattices and faces the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from unittest import mock
 
@@ -18,6 +19,8 @@ from tests.vision.shaker_sets import set_scene
 
 SEED, INDEX = 41007, 8
 _VERIFIED = shaker._verified  # (the function itself: the no-memo reading patches the module's name)
+# (one working copy's reads: the close-up read of a refused frame works on a copy of its own, with a memo of its own)
+_ONE_COPY = replace(shaker.DEFAULT_SETTINGS, close_up_long_side=0)
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +35,10 @@ def _no_memo_verified(work: Any, frame_bgr: np.ndarray, grid: Any, cands: Any, p
 
 def _no_memo_face(work: Any, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: Any):
     return shaker.top_face(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
+
+
+def _no_memo_region(work: Any, cell_xy: np.ndarray, cube_xy: np.ndarray, pitch: float, settings: Any):
+    return shaker._face_region(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
 
 
 def _no_memo_tops(work: Any, frame_bgr: np.ndarray, points: np.ndarray, rad: float) -> np.ndarray:
@@ -58,22 +65,24 @@ def _face_key(call: Any) -> tuple:
 
 
 def _read(frame: np.ndarray, memo: bool) -> tuple[Any, dict[str, Any]]:
-    """The reading, and the calls made: verify_cells, top_face and lattice_hypotheses (their mocks), read_shaker's."""
+    """The reading, and the calls made (their mocks): verify_cells, _face_region (a top face's), lattice_hypotheses,
+    _read's (the first read's and its re-reads')."""
     patches = {
         "verify_cells": mock.patch.object(shaker, "verify_cells", wraps=shaker.verify_cells),
-        "top_face": mock.patch.object(shaker, "top_face", wraps=shaker.top_face),
+        "_face_region": mock.patch.object(shaker, "_face_region", wraps=shaker._face_region),
         "lattice_hypotheses": mock.patch.object(shaker, "lattice_hypotheses", wraps=shaker.lattice_hypotheses),
-        "read_shaker": mock.patch.object(shaker, "read_shaker", wraps=shaker.read_shaker),
+        "_read": mock.patch.object(shaker, "_read", wraps=shaker._read),
         "sample_top_faces": mock.patch.object(shaker, "sample_top_faces", wraps=shaker.sample_top_faces),
         "made_lattices": mock.patch.object(shaker, "made_lattices", wraps=shaker.made_lattices),
     }
     if not memo:
         patches["_verified"] = mock.patch.object(shaker, "_verified", side_effect=_no_memo_verified)
         patches["_top_face_once"] = mock.patch.object(shaker, "_top_face_once", side_effect=_no_memo_face)
+        patches["_face_region_once"] = mock.patch.object(shaker, "_face_region_once", side_effect=_no_memo_region)
         patches["_tops_once"] = mock.patch.object(shaker, "_tops_once", side_effect=_no_memo_tops)
     mocks = {name: p.start() for name, p in patches.items()}
     try:
-        reading = shaker.read_shaker(frame)
+        reading = shaker.read_shaker(frame, settings=_ONE_COPY)
     finally:
         for p in patches.values():
             p.stop()
@@ -96,7 +105,7 @@ def _summary(reading: Any) -> tuple:
 def test_the_frame_is_read_again_on_other_lattices(frame: np.ndarray) -> None:
     reading, mocks = _read(frame, memo=True)
     assert not reading.valid and reading.reason == "8 cubes in the grid"
-    assert mocks["read_shaker"].call_count >= 3  # (the first read and the re-lattice's re-reads)
+    assert mocks["_read"].call_count >= 3  # (the first read and the re-lattice's re-reads)
 
 
 def test_same_reading_with_and_without_the_memo(frame: np.ndarray) -> None:
@@ -118,9 +127,10 @@ def test_each_lattice_verified_once(frame: np.ndarray) -> None:
 def test_each_top_face_found_once(frame: np.ndarray) -> None:
     _, memo = _read(frame, memo=True)
     _, plain = _read(frame, memo=False)
-    keys = [_face_key(c) for c in memo["top_face"].call_args_list]
+    # (the offsets', the refit's and the stretched-lattice check's faces: each region found once)
+    keys = [_face_key(c) for c in memo["_face_region"].call_args_list]
     assert len(keys) == len(set(keys))
-    plain_keys = [_face_key(c) for c in plain["top_face"].call_args_list]
+    plain_keys = [_face_key(c) for c in plain["_face_region"].call_args_list]
     assert len(plain_keys) > len(set(plain_keys))
     assert set(keys) == set(plain_keys)
 
@@ -143,7 +153,7 @@ def test_lattice_hypotheses_made_once_per_frame(frame: np.ndarray) -> None:
     # (the re-lattice's reads leave every size out: no lattice search, no hypotheses; the made lattice, asked once
     # when the frame is still refused, makes hypotheses of its own for the sizes' pooled candidates)
     _, mocks = _read(frame, memo=True)
-    assert mocks["read_shaker"].call_count > 1
+    assert mocks["_read"].call_count > 1
     assert mocks["lattice_hypotheses"].call_count == 1 + mocks["made_lattices"].call_count
 
 
