@@ -356,12 +356,13 @@ class ShakerSettings:
     face_spread_min_faces: int = 5
     # a close-up (a photo of a 3 x 3 grid filling much of the frame: a puzzle cube's face, tiles): its cubes larger
     # than the finder's largest size (box_sizes, working px). A refused frame is read again on a working copy
-    # close_up_long_side long (its cubes then within the sizes), and that reading (read or refused) is the frame's when
+    # close_up_long_side long (its cubes then within the sizes), and that reading, when read whole, is the frame's when
     # its lattice's pitch is at least close_up_min_pitch of the frame's longer side and close_up_pitch_gain times the
-    # first reading's (none found, or one inside the cubes). The game's grids on the table are far smaller: on the
-    # tuning sets' 21000 frames the largest pitch is 0.081 of the longer side. Puzzle faces and tiles filling 0.7-0.95
-    # of the frame's height (tests/vision/test_other_grids.py's close-ups, 40 of each, seeds 51 and 52): puzzle faces
-    # read 32 -> 40, tiles 40 -> 40, none misread. close_up_long_side 0: off (the reader before)
+    # first reading's (none found, or one inside the cubes); a refusal keeps the first reading's reason (in the
+    # game's frames a close-up's lattice over a hand or the cubes' block refused another way). The game's grids are
+    # smaller: on the tuning sets' 21000 frames the largest pitch is 0.081 of the longer side. Puzzle faces and tiles
+    # filling 0.7-0.95 of the frame's height (tests/vision/test_other_grids.py's close-ups, 40 of each, seeds 51 and
+    # 52): puzzle faces read 32 -> 40, tiles 40 -> 40, none misread. close_up_long_side 0: off (the reader before)
     close_up_long_side: int = 256
     close_up_min_pitch: float = 0.12
     close_up_pitch_gain: float = 1.3
@@ -3217,8 +3218,9 @@ def close_up_reading(
     shaker: Mapping[str, int] | None = None,
 ) -> ShakerReading:
     """A refused reading's frame read again as a close-up: on a working copy ``close_up_long_side`` long. That
-    reading is the frame's when its lattice's pitch is at least ``close_up_min_pitch`` of the frame's longer side
-    and ``close_up_pitch_gain`` times the first reading's lattice's (when it had one); else the first reading."""
+    reading is the frame's when it is read whole and its lattice's pitch is at least ``close_up_min_pitch`` of the
+    frame's longer side and ``close_up_pitch_gain`` times the first reading's lattice's (when it had one); else the
+    first reading, its reason kept."""
     long_side = max(frame_bgr.shape[:2])
     first_grid = first.debug.get("grid")
     if first_grid is not None and first_grid.pitch * settings.close_up_pitch_gain > long_side / 3:
@@ -3231,6 +3233,8 @@ def close_up_reading(
     )
     again = _read(frame_bgr, palette, rotation, settings=close, shaker=shaker)
     grid = again.debug.get("grid")
+    if not again.valid:
+        return first  # (a refusal's reason stays the first reading's: a close-up's lattice may lie over a hand)
     if grid is None or grid.pitch < settings.close_up_min_pitch * long_side:
         return first
     if first_grid is not None and grid.pitch < settings.close_up_pitch_gain * first_grid.pitch:
