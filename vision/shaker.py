@@ -375,6 +375,14 @@ class ShakerSettings:
     mixed_sub_offset: float = 0.5
     mixed_sub_radius: float = 0.6
     mixed_table_margin: float = 15.0
+    # ...unless the same disk at the cell's centre (where the refined lattice puts the top face), at least
+    # mixed_centre_min_shift sampling radii from the sample (a second look elsewhere: the disks share at most ~60 %),
+    # names the reading's colour and mixes nothing: a sample off its face (a white cube's disk half on a neighbour's
+    # shadow, t41001 0184). On the 30 tuning sets: 8 doubts of complete patterns' cubes cleared (their centres
+    # 0.73-1.74 radii off), 7 patterns more read, none misread; a knocked-out cube's cell on a gingham check (t41023
+    # 0053, 0.50 radii off) read as a gray cube is why the shift
+    mixed_centre_look: bool = True
+    mixed_centre_min_shift: float = 0.6
     # nine cubes whose colours all lie this close together (CIE76, largest pair) are one surface, the table's
     # print a lattice was drawn on (gingham's checks): separate cubes differ more, even of one colour
     same_colour_delta_e: float = 4.0
@@ -2640,6 +2648,8 @@ def doubt_mixed_samples(
     table_linear: np.ndarray,
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    centres: np.ndarray | None = None,
 ) -> list[CubeReading]:
     """The readings with a tie's confidence (:func:`doubted`) for each cube whose sampling disk mixed it with the table.
 
@@ -2648,31 +2658,100 @@ def doubt_mixed_samples(
     tell: one naming another colour that is much farther from the table (``table_linear``: the table
     model's linear RGB under each sample, (9, 3)) than the whole disk was is the cube's own face, and
     the reading is not to be trusted.
+
+    ``centres`` (9, 2), the cells' centres on the refined lattice: a cube so doubted keeps its reading when the disk
+    at its cell's centre, at least ``mixed_centre_min_shift`` radii from the sample, names the same colour and mixes
+    nothing (``mixed_centre_look``). A disk off the top face (on a neighbour's shadow beside it) is then told from a
+    disk beside the cube: the face itself names the cube.
     """
     out = list(cubes)
-    offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
     todo = _sampled(samples, cubes, rads)
     if not todo:
         return out
-    subs: dict[int, np.ndarray] = {}
-    for rad in {rads[i] for i in todo}:  # the quarters of one radius sampled at once
-        idx = [i for i in todo if rads[i] == rad]
-        # (every sample's four quarters in one broadcast: the same sums point by point)
-        pts = (np.array([samples[i][2] for i in idx], dtype=np.float64)[:, None, :] + offs * rad).reshape(-1, 2)
-        got = sample_top_faces(frame_bgr, pts, settings.mixed_sub_radius * rad).reshape(len(idx), 4, 3)
-        subs.update(zip(idx, got, strict=True))
-    sub_lab = linear_rgb_to_lab(np.concatenate([subs[i] for i in todo]) * gains)
-    whole_lab = linear_rgb_to_lab(np.array([samples[i][3] for i in todo]) * gains)
-    table_lab = linear_rgb_to_lab(np.asarray(table_linear)[todo] * gains)
+    mixed = _mixed_disks(
+        frame_bgr,
+        np.array([samples[i][2] for i in todo], dtype=np.float64),
+        [rads[i] for i in todo],
+        np.array([samples[i][3] for i in todo]),
+        [cubes[i].colour for i in todo],
+        np.asarray(table_linear)[todo],
+        gains,
+        palette,
+        settings,
+    )
+    doubts = [i for i, m in zip(todo, mixed, strict=True) if m]
+    if doubts and centres is not None and settings.mixed_centre_look:
+        # (a disk at the cell's centre that mostly overlaps the sample is no second look: those stay doubted)
+        at = np.asarray(centres, dtype=np.float64)
+        looked = [i for i in doubts if np.hypot(*(at[i] - samples[i][2])) >= settings.mixed_centre_min_shift * rads[i]]
+        cleared = _faces_agree(
+            frame_bgr,
+            at[looked],
+            [rads[i] for i in looked],
+            [cubes[i].colour for i in looked],
+            np.asarray(table_linear)[looked],
+            gains,
+            palette,
+            settings,
+        )
+        kept = {i for i, ok in zip(looked, cleared, strict=True) if ok}
+        doubts = [i for i in doubts if i not in kept]
+    for i in doubts:
+        out[i] = doubted(cubes[i])
+    return out
+
+
+def _faces_agree(
+    frame_bgr: np.ndarray,
+    points: np.ndarray,
+    rads: Sequence[float],
+    colours: Sequence[str | None],
+    table_linear: np.ndarray,
+    gains: np.ndarray,
+    palette: Palette,
+    settings: ShakerSettings,
+) -> list[bool]:
+    """Whether the disk at each point (``points`` (n, 2), ``rads``) names its colour (``colours``) and mixes nothing
+    (:func:`_mixed_disks`): a second look at a face."""
+    if not len(points):
+        return []
+    wholes = np.concatenate([sample_top_faces(frame_bgr, xy[None], rad) for xy, rad in zip(points, rads, strict=True)])
+    names = nearest_names(linear_rgb_to_lab(wholes * gains), palette)
+    mixed = _mixed_disks(frame_bgr, points, rads, wholes, colours, table_linear, gains, palette, settings)
+    return [name == colour and not m for name, colour, m in zip(names, colours, mixed, strict=True)]
+
+
+def _mixed_disks(
+    frame_bgr: np.ndarray,
+    points: np.ndarray,
+    rads: Sequence[float],
+    wholes: np.ndarray,
+    colours: Sequence[str | None],
+    table_linear: np.ndarray,
+    gains: np.ndarray,
+    palette: Palette,
+    settings: ShakerSettings,
+) -> list[bool]:
+    """Whether each disk (``points`` (n, 2), ``rads``; ``wholes``: its median linear RGB) mixes the table with a face
+    of another colour than ``colours``: a quarter naming another colour ``mixed_table_margin`` farther from the
+    table (``table_linear`` (n, 3)) than the whole disk."""
+    offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
+    n = len(points)
+    subs = np.empty((n, 4, 3))
+    for rad in set(rads):  # the quarters of one radius sampled at once
+        idx = [k for k in range(n) if rads[k] == rad]
+        # (every disk's four quarters in one broadcast: the same sums point by point)
+        pts = (points[idx][:, None, :] + offs * rad).reshape(-1, 2)
+        subs[idx] = sample_top_faces(frame_bgr, pts, settings.mixed_sub_radius * rad).reshape(len(idx), 4, 3)
+    sub_lab = linear_rgb_to_lab(subs.reshape(-1, 3) * gains)
+    whole_lab = linear_rgb_to_lab(np.asarray(wholes) * gains)
+    table_lab = linear_rgb_to_lab(np.asarray(table_linear) * gains)
     d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
     d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
     names = nearest_names(sub_lab, palette)
-    # (every quarter's comparison at once: the same sums and comparisons cube by cube)
+    # (every quarter's comparison at once: the same sums and comparisons disk by disk)
     far = (d_subs > (d_whole + settings.mixed_table_margin)[:, None]).tolist()
-    for j, i in enumerate(todo):
-        if any(far[j][q] and names[4 * j + q] != cubes[i].colour for q in range(4)):
-            out[i] = doubted(cubes[i])
-    return out
+    return [any(far[k][q] and names[4 * k + q] != colours[k] for q in range(4)) for k in range(n)]
 
 
 def doubt_off_centre_samples(
@@ -3611,7 +3690,10 @@ def _read(
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
     radii = sample_radii(sampled_on, cands, settings)
-    cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings)
+    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
+    cubes = doubt_mixed_samples(
+        frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, centres=centres
+    )
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)

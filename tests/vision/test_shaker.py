@@ -455,6 +455,56 @@ def test_a_sample_half_on_the_table_is_doubted_not_misread():
     assert out[0].colour == "blue" or out[0].confidence < DEFAULT_SETTINGS.min_confidence
 
 
+def test_a_sample_off_its_face_keeps_its_reading_when_the_cells_centre_agrees():
+    """White on a light table, its disk half on a neighbour's shadow (t41001 0184): the quarters on the shadow name
+    gray, so the reading is doubted, unless the disk at the cell's centre, on the face, names white and mixes
+    nothing. A disk beside a gray cube reading the table's white stays doubted: its cell's centre names gray."""
+    from vision.colour import classify, default_palette, linear_rgb_to_lab, linear_to_srgb
+    from vision.shaker import DEFAULT_SETTINGS, doubt_mixed_samples, sample_top_faces
+
+    palette = default_palette()
+
+    def ref(name: str) -> np.ndarray:
+        return palette.ref_linear[list(palette.ref_index).index(palette.names.index(name))]
+
+    def bgr(linear: np.ndarray) -> np.ndarray:
+        return np.rint(linear_to_srgb(linear)[::-1] * 255)
+
+    table_lin = 0.97 * ref("white")
+    frame = np.empty((120, 300, 3), np.uint8)
+    frame[:] = bgr(table_lin)
+    frame[40:80, 40:80] = bgr(ref("white"))  # a white cube...
+    frame[26:43, 36:84] = bgr(ref("gray"))  # ...the shadow of the cube above it over its top edge
+    frame[40:80, 160:200] = bgr(ref("gray"))  # a gray cube, sampled beside it on the table
+    rad = 10.0
+    points = np.array([[60.0, 45.0], [204.0, 60.0]])
+    tops = sample_top_faces(frame, points, rad)
+    samples = [(0, i, points[i], tops[i]) for i in range(2)]
+    matches = classify(linear_rgb_to_lab(tops), palette)
+    cubes = [
+        CubeReading(0, i, m.name, m.confidence, (float(x), float(y)))
+        for i, (m, (x, y)) in enumerate(zip(matches, points, strict=True))
+    ]
+    assert [c.colour for c in cubes] == ["white", "white"]
+    assert min(c.confidence for c in cubes) >= DEFAULT_SETTINGS.min_confidence
+    table = np.array([table_lin] * 2)
+    centres = np.array([[60.0, 60.0], [180.0, 60.0]])
+    alone = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette)
+    assert [c.confidence < DEFAULT_SETTINGS.min_confidence for c in alone] == [True, True]
+    looked = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette, centres=centres)
+    assert looked[0] == cubes[0]  # the face at the cell's centre is white, all of it
+    assert looked[1].confidence < DEFAULT_SETTINGS.min_confidence  # the cell's centre is gray: still doubted
+    # off, or asked a centre farther off than the white cube's (1.5 radii from its sample): no second look counts
+    for off in (
+        replace(DEFAULT_SETTINGS, mixed_centre_look=False),
+        replace(DEFAULT_SETTINGS, mixed_centre_min_shift=1.6),
+    ):
+        assert (
+            doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette, off, centres=centres)
+            == alone
+        )
+
+
 def test_nine_cells_of_one_identical_colour_are_the_tables_print_not_a_pattern():
     """A lattice drawn on gingham's dark checks reads nine identical greens (s2222 0368): refused, not accepted.
 
