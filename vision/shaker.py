@@ -2668,40 +2668,29 @@ def doubt_mixed_samples(
     todo = _sampled(samples, cubes, rads)
     if not todo:
         return out
-    mixed = _mixed_disks(
-        frame_bgr,
-        np.array([samples[i][2] for i in todo], dtype=np.float64),
-        [rads[i] for i in todo],
-        np.array([samples[i][3] for i in todo]),
-        [cubes[i].colour for i in todo],
-        np.asarray(table_linear)[todo],
-        gains,
-        palette,
-        settings,
-    )
+
+    def doubtful(idx: list[int], points: np.ndarray, wholes: np.ndarray | None = None) -> list[bool]:
+        colours = [cubes[i].colour for i in idx]
+        table = np.asarray(table_linear)[idx]
+        rads_at = [rads[i] for i in idx]
+        return _doubtful_disks(frame_bgr, points, rads_at, colours, table, gains, palette, settings, wholes=wholes)
+
+    points = np.array([samples[i][2] for i in todo], dtype=np.float64)
+    mixed = doubtful(todo, points, np.array([samples[i][3] for i in todo]))
     doubts = [i for i, m in zip(todo, mixed, strict=True) if m]
     if doubts and centres is not None and settings.mixed_centre_look:
         # (a disk at the cell's centre that mostly overlaps the sample is no second look: those stay doubted)
         at = np.asarray(centres, dtype=np.float64)
         looked = [i for i in doubts if np.hypot(*(at[i] - samples[i][2])) >= settings.mixed_centre_min_shift * rads[i]]
-        cleared = _faces_agree(
-            frame_bgr,
-            at[looked],
-            [rads[i] for i in looked],
-            [cubes[i].colour for i in looked],
-            np.asarray(table_linear)[looked],
-            gains,
-            palette,
-            settings,
-        )
-        kept = {i for i, ok in zip(looked, cleared, strict=True) if ok}
+        still = doubtful(looked, at[looked])
+        kept = {i for i, in_doubt in zip(looked, still, strict=True) if not in_doubt}
         doubts = [i for i in doubts if i not in kept]
     for i in doubts:
         out[i] = doubted(cubes[i])
     return out
 
 
-def _faces_agree(
+def _doubtful_disks(
     frame_bgr: np.ndarray,
     points: np.ndarray,
     rads: Sequence[float],
@@ -2710,33 +2699,23 @@ def _faces_agree(
     gains: np.ndarray,
     palette: Palette,
     settings: ShakerSettings,
+    *,
+    wholes: np.ndarray | None = None,
 ) -> list[bool]:
-    """Whether the disk at each point (``points`` (n, 2), ``rads``) names its colour (``colours``) and mixes nothing
-    (:func:`_mixed_disks`): a second look at a face."""
+    """Whether each disk (``points`` (n, 2), ``rads``) is not to be trusted to show a face of its colour (``colours``):
+    it mixes the table with a face of another colour, a quarter naming another colour ``mixed_table_margin`` farther
+    from the table (``table_linear`` (n, 3)) than the whole disk. ``wholes``: each disk's median linear RGB, when
+    sampled already; else sampled here and a disk whose whole names another colour is doubtful too (a second look
+    at a face)."""
     if not len(points):
         return []
-    wholes = np.concatenate([sample_top_faces(frame_bgr, xy[None], rad) for xy, rad in zip(points, rads, strict=True)])
-    names = nearest_names(linear_rgb_to_lab(wholes * gains), palette)
-    mixed = _mixed_disks(frame_bgr, points, rads, wholes, colours, table_linear, gains, palette, settings)
-    return [name == colour and not m for name, colour, m in zip(names, colours, mixed, strict=True)]
-
-
-def _mixed_disks(
-    frame_bgr: np.ndarray,
-    points: np.ndarray,
-    rads: Sequence[float],
-    wholes: np.ndarray,
-    colours: Sequence[str | None],
-    table_linear: np.ndarray,
-    gains: np.ndarray,
-    palette: Palette,
-    settings: ShakerSettings,
-) -> list[bool]:
-    """Whether each disk (``points`` (n, 2), ``rads``; ``wholes``: its median linear RGB) mixes the table with a face
-    of another colour than ``colours``: a quarter naming another colour ``mixed_table_margin`` farther from the
-    table (``table_linear`` (n, 3)) than the whole disk."""
     offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
     n = len(points)
+    named = wholes is None
+    if wholes is None:
+        wholes = np.concatenate(
+            [sample_top_faces(frame_bgr, xy[None], rad) for xy, rad in zip(points, rads, strict=True)]
+        )
     subs = np.empty((n, 4, 3))
     for rad in set(rads):  # the quarters of one radius sampled at once
         idx = [k for k in range(n) if rads[k] == rad]
@@ -2751,7 +2730,12 @@ def _mixed_disks(
     names = nearest_names(sub_lab, palette)
     # (every quarter's comparison at once: the same sums and comparisons disk by disk)
     far = (d_subs > (d_whole + settings.mixed_table_margin)[:, None]).tolist()
-    return [any(far[k][q] and names[4 * k + q] != colours[k] for q in range(4)) for k in range(n)]
+    out = [any(far[k][q] and names[4 * k + q] != colours[k] for q in range(4)) for k in range(n)]
+    if named:
+        out = [
+            m or name != colour for m, name, colour in zip(out, nearest_names(whole_lab, palette), colours, strict=True)
+        ]
+    return out
 
 
 def doubt_off_centre_samples(
