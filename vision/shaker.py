@@ -2649,7 +2649,7 @@ def doubt_mixed_samples(
     palette: Palette,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     *,
-    centres: np.ndarray | None = None,
+    grid: Grid | None = None,
 ) -> list[CubeReading]:
     """The readings with a tie's confidence (:func:`doubted`) for each cube whose sampling disk mixed it with the table.
 
@@ -2659,10 +2659,10 @@ def doubt_mixed_samples(
     model's linear RGB under each sample, (9, 3)) than the whole disk was is the cube's own face, and
     the reading is not to be trusted.
 
-    ``centres`` (9, 2), the cells' centres on the refined lattice: a cube so doubted keeps its reading when the disk
-    at its cell's centre, at least ``mixed_centre_min_shift`` radii from the sample, names the same colour and mixes
-    nothing (``mixed_centre_look``). A disk off the top face (on a neighbour's shadow beside it) is then told from a
-    disk beside the cube: the face itself names the cube.
+    ``grid``, the refined lattice (as :func:`doubt_off_centre_samples`'): a cube so doubted keeps its reading when
+    the disk at its cell's centre, at least ``mixed_centre_min_shift`` radii from the sample, names the same colour
+    and mixes nothing (``mixed_centre_look``). A disk off the top face (on a neighbour's shadow beside it) is then
+    told from a disk beside the cube: the face itself names the cube.
     """
     out = list(cubes)
     todo = _sampled(samples, cubes, rads)
@@ -2678,11 +2678,11 @@ def doubt_mixed_samples(
     points = np.array([samples[i][2] for i in todo], dtype=np.float64)
     mixed = doubtful(todo, points, np.array([samples[i][3] for i in todo]))
     doubts = [i for i, m in zip(todo, mixed, strict=True) if m]
-    if doubts and centres is not None and settings.mixed_centre_look:
+    if doubts and grid is not None and settings.mixed_centre_look:
         # (a disk at the cell's centre that mostly overlaps the sample is no second look: those stay doubted)
-        at = np.asarray(centres, dtype=np.float64)
+        at = {i: grid.centre(samples[i][0], samples[i][1]) for i in doubts}
         looked = [i for i in doubts if np.hypot(*(at[i] - samples[i][2])) >= settings.mixed_centre_min_shift * rads[i]]
-        still = doubtful(looked, at[looked])
+        still = doubtful(looked, np.array([at[i] for i in looked], dtype=np.float64).reshape(-1, 2))
         kept = {i for i, in_doubt in zip(looked, still, strict=True) if not in_doubt}
         doubts = [i for i in doubts if i not in kept]
     for i in doubts:
@@ -3674,10 +3674,7 @@ def _read(
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
     radii = sample_radii(sampled_on, cands, settings)
-    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)])
-    cubes = doubt_mixed_samples(
-        frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, centres=centres
-    )
+    cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, grid=grid)
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)

@@ -460,7 +460,7 @@ def test_a_sample_off_its_face_keeps_its_reading_when_the_cells_centre_agrees():
     gray, so the reading is doubted, unless the disk at the cell's centre, on the face, names white and mixes
     nothing. A disk beside a gray cube reading the table's white stays doubted: its cell's centre names gray."""
     from vision.colour import classify, default_palette, linear_rgb_to_lab, linear_to_srgb
-    from vision.shaker import DEFAULT_SETTINGS, doubt_mixed_samples, sample_top_faces
+    from vision.shaker import DEFAULT_SETTINGS, Grid, doubt_mixed_samples, sample_top_faces
 
     palette = default_palette()
 
@@ -488,10 +488,11 @@ def test_a_sample_off_its_face_keeps_its_reading_when_the_cells_centre_agrees():
     assert [c.colour for c in cubes] == ["white", "white"]
     assert min(c.confidence for c in cubes) >= DEFAULT_SETTINGS.min_confidence
     table = np.array([table_lin] * 2)
-    centres = np.array([[60.0, 60.0], [180.0, 60.0]])
+    # the cells' centres: (60, 60) on the white cube's face, (180, 60) on the gray cube's
+    lattice = Grid(np.array([60.0, 60.0]), np.array([120.0, 0.0]), np.array([0.0, 120.0]), ((0, 1, -1),) * 3, 2, 0)
     alone = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette)
     assert [c.confidence < DEFAULT_SETTINGS.min_confidence for c in alone] == [True, True]
-    looked = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette, centres=centres)
+    looked = doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette, grid=lattice)
     assert looked[0] == cubes[0]  # the face at the cell's centre is white, all of it
     assert looked[1].confidence < DEFAULT_SETTINGS.min_confidence  # the cell's centre is gray: still doubted
     # off, or asked a centre farther off than the white cube's (1.5 radii from its sample): no second look counts
@@ -500,7 +501,7 @@ def test_a_sample_off_its_face_keeps_its_reading_when_the_cells_centre_agrees():
         replace(DEFAULT_SETTINGS, mixed_centre_min_shift=1.6),
     ):
         assert (
-            doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette, off, centres=centres)
+            doubt_mixed_samples(frame, samples, cubes, [rad, rad], np.ones(3), table, palette, off, grid=lattice)
             == alone
         )
 
