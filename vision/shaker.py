@@ -3136,7 +3136,6 @@ class _FrameWork(NamedTuple):
     # the looks a frame's reads repeat (the re-lattice's and the retry's reads, a lattice settled twice), made once:
     # :func:`_verified` and :func:`_top_face_once` keep theirs here
     memo: dict[Any, Any]
-    edge_mean: float = 0.0  # the working copy's mean edge strength (what lifts find_cubes' threshold)
 
 
 def _verified(
@@ -3282,11 +3281,10 @@ def read_shaker(
     refused with the rules engine's reason. A refused frame may be a close-up, its cubes larger than the finder's
     sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`).
     """
-    made: list[_FrameWork] = []
-    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _made=made)
-    if not first.valid and made:
-        edge_mean = made[0].edge_mean
-        first = busy_table_reading(frame_bgr, first, edge_mean, palette, rotation, settings=settings, shaker=shaker)
+    edge_means: list[float] = []
+    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _edge_mean=edge_means)
+    if not first.valid and edge_means:
+        first = busy_table_reading(frame_bgr, first, edge_means[0], palette, rotation, settings=settings, shaker=shaker)
     if first.valid or not 0 < settings.close_up_long_side < settings.work_long_side:
         return first
     return close_up_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
@@ -3371,11 +3369,12 @@ def _read(
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
     _all_sizes: bool = False,
     _begun: tuple[list[Hypotheses | GridNotFound], dict[int, tuple[Iterator[Grid], Grid] | GridNotFound]] | None = None,
-    _made: list[_FrameWork] | None = None,
+    _edge_mean: list[float] | None = None,
 ) -> ShakerReading:
     """:func:`read_shaker` on the frame's working copy (``work_long_side``), no close-up read; the private arguments
-    are its own re-reads' (every size's lattices, a re-lattice, a size left out), and ``_made``: a list the frame's
-    work is put in when made here (read_shaker asks it how busy the table's edges were)."""
+    are its own re-reads' (every size's lattices, a re-lattice, a size left out), and ``_edge_mean``: a list the
+    working copy's mean edge strength is put in when the frame's work is made here (read_shaker asks how busy the
+    table's edges were)."""
     if rotation not in ROTATIONS:
         raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation!r}")
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
@@ -3393,17 +3392,10 @@ def _read(
         g_sum = cv2.integral(g)
         lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
         _work = _FrameWork(
-            scale,
-            lab,
-            table_lab8,
-            g_sum,
-            lab_sum,
-            find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g),
-            {},
-            float(cv2.mean(g)[0]),
+            scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
-        if _made is not None:
-            _made.append(_work)
+        if _edge_mean is not None:
+            _edge_mean.append(float(cv2.mean(g)[0]))
         del d, g  # (the table difference and edge maps serve the finder only: their memory free for the later looks)
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 
