@@ -376,8 +376,9 @@ class ShakerSettings:
     # in the grid"). A refused frame whose threshold was so lifted is read again with response_noise_factor
     # busy_retry_factor (:func:`busy_table_reading`), and that reading is the frame's when valid and its lattice's
     # pitch differs from the first reading's by busy_retry_pitch_change either way (the first lattice of another size
-    # than the cubes'); a refusal keeps the first reading. Without the pitch test the same lattice read again with more
-    # candidates accepted five incomplete patterns (a knocked-out cube's cell) and a line-off lattice two. On the 30
+    # than the cubes'); a refusal keeps the first reading. Without the pitch test five incomplete patterns more were
+    # accepted (three on the same lattice read again, a knocked-out cube's cell filled; two a line off) and three
+    # complete ones more read. On the 30
     # tuning sets (t41001-t41030, 15000 frames; every retry on gingham): false refusals 100 -> 85, incomplete accepted
     # 50 -> 53, none read wrong (0.6: 21 freed, 9 accepted without the pitch test; 1.0: 10, 8). 0: off
     busy_retry_factor: float = 0.8
@@ -961,7 +962,7 @@ class ShakerSettings:
     # (black on a dark table, gray or white on a light one) is common: a made lattice at about the refused pitch
     # read such patterns right and was dropped for their 2-3 cubes of the table's colour. On a table that is not
     # busy (the frame's mean edge strength does not lift find_cubes' threshold above response_min: the finder's own
-    # test, made_table_is_plain) such a reading may have this many (made_max_table_cells' 3 for the other pitches).
+    # test, table_is_plain) such a reading may have this many (made_max_table_cells' 3 for the other pitches).
     # All 15000 frames of the 30 tuning sets against main 79f5fd7 (/tmp/s17/tB), with made_elsewhere_gap: exact
     # 11136 -> 11148 (this one 10: t41007 0187, t41008 0341, t41013 0148, t41014 0096, t41016 0145, t41020 0475,
     # t41021 0149, t41027 0433, t41028 0244, t41030 0293), FR 133 -> 121, incomplete accepted 54 -> 54, wrong 2 -> 2,
@@ -3281,10 +3282,10 @@ def read_shaker(
     refused with the rules engine's reason. A refused frame may be a close-up, its cubes larger than the finder's
     sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`).
     """
-    edge_means: list[float] = []
-    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _edge_mean=edge_means)
-    if not first.valid and edge_means:
-        first = busy_table_reading(frame_bgr, first, edge_means[0], palette, rotation, settings=settings, shaker=shaker)
+    plain: list[bool] = []
+    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _plain=plain)
+    if not first.valid and plain:
+        first = busy_table_reading(frame_bgr, first, plain[0], palette, rotation, settings=settings, shaker=shaker)
     if first.valid or not 0 < settings.close_up_long_side < settings.work_long_side:
         return first
     return close_up_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
@@ -3293,7 +3294,7 @@ def read_shaker(
 def busy_table_reading(
     frame_bgr: np.ndarray,
     first: ShakerReading,
-    edge_mean: float,
+    plain: bool,
     palette: Palette | None = None,
     rotation: int = 0,
     *,
@@ -3301,12 +3302,11 @@ def busy_table_reading(
     shaker: Mapping[str, int] | None = None,
 ) -> ShakerReading:
     """A refused reading's frame read again with find_cubes' threshold lowered, when the table's edges lifted it
-    (``edge_mean``: the working copy's mean edge strength, :func:`edge_strength`): with ``response_noise_factor``
+    (``plain`` false: :func:`table_is_plain` of the first reading's work): with ``response_noise_factor``
     ``busy_retry_factor``. That reading is the frame's when valid and its lattice's pitch differs from the first
     reading's by ``busy_retry_pitch_change`` either way (or the first had none); else the first reading."""
     factor = settings.busy_retry_factor
-    lifted = settings.response_noise_factor * edge_mean > settings.response_min
-    if not (0 < factor < settings.response_noise_factor and lifted):
+    if plain or not 0 < factor < settings.response_noise_factor:
         return first  # (off, or the threshold was response_min: a lower factor finds the same candidates)
     again = _read(frame_bgr, palette, rotation, settings=replace(settings, response_noise_factor=factor), shaker=shaker)
     grid, first_grid = again.debug.get("grid"), first.debug.get("grid")
@@ -3369,12 +3369,12 @@ def _read(
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
     _all_sizes: bool = False,
     _begun: tuple[list[Hypotheses | GridNotFound], dict[int, tuple[Iterator[Grid], Grid] | GridNotFound]] | None = None,
-    _edge_mean: list[float] | None = None,
+    _plain: list[bool] | None = None,
 ) -> ShakerReading:
     """:func:`read_shaker` on the frame's working copy (``work_long_side``), no close-up read; the private arguments
-    are its own re-reads' (every size's lattices, a re-lattice, a size left out), and ``_edge_mean``: a list the
-    working copy's mean edge strength is put in when the frame's work is made here (read_shaker asks how busy the
-    table's edges were)."""
+    are its own re-reads' (every size's lattices, a re-lattice, a size left out), and ``_plain``: a list
+    :func:`table_is_plain` of the frame's work is put in when the work is made here (read_shaker asks whether the
+    table's edges lifted the finder's threshold)."""
     if rotation not in ROTATIONS:
         raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation!r}")
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
@@ -3394,8 +3394,8 @@ def _read(
         _work = _FrameWork(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
-        if _edge_mean is not None:
-            _edge_mean.append(float(cv2.mean(g)[0]))
+        if _plain is not None:
+            _plain.append(table_is_plain(_work, settings))
         del d, g  # (the table difference and edge maps serve the finder only: their memory free for the later looks)
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 
@@ -4108,10 +4108,11 @@ def made_lattices(
     return out
 
 
-def made_table_is_plain(work: _FrameWork, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
+def table_is_plain(work: _FrameWork, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
     """Whether the frame's table is plain: its mean edge strength (``response_noise_factor`` times it) does not lift
     :func:`find_cubes`' threshold above ``response_min``, as a gingham's checks do. On a plain table an empty cell
-    has no print to outline, so a cube of the table's colour is not a check read as one."""
+    has no print to outline, so a cube of the table's colour is not a check read as one (:func:`made_table_cells`);
+    on a busy one the cubes' own size may go unfound (:func:`busy_table_reading`)."""
     g_sum = work.g_sum
     edges = g_sum[-1, -1] / ((g_sum.shape[0] - 1) * (g_sum.shape[1] - 1))  # (the mean edge strength)
     return settings.response_noise_factor * float(edges) <= settings.response_min
@@ -4120,11 +4121,11 @@ def made_table_is_plain(work: _FrameWork, settings: ShakerSettings = DEFAULT_SET
 def made_table_cells(work: _FrameWork, near: bool, settings: ShakerSettings = DEFAULT_SETTINGS) -> int:
     """How many cubes of the table's colour a made reading may have: ``made_max_table_cells`` at another pitch than
     the refused one's; at about it ``made_same_pitch_table_cells``, or ``made_plain_table_cells`` when more on a
-    plain table (:func:`made_table_is_plain`)."""
+    plain table (:func:`table_is_plain`)."""
     if not near:
         return settings.made_max_table_cells
     limit = settings.made_same_pitch_table_cells
-    if settings.made_plain_table_cells > limit and made_table_is_plain(work, settings):
+    if settings.made_plain_table_cells > limit and table_is_plain(work, settings):
         return settings.made_plain_table_cells
     return limit
 

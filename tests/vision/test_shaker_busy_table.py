@@ -56,11 +56,10 @@ def test_the_second_look_does_not_overrule_a_refusal_of_the_same_lattice(gingham
     # a refusal on the lattice the second look reads (as a knocked-out cube's cell refused at first and filled by
     # the second look's candidates): the first reading stands
     first = replace(again, valid=False, pattern=None, reason="8 cubes in the grid", debug={"grid": again.debug["grid"]})
-    edge_mean = _edge_mean(frame_bgr)
-    assert busy_table_reading(frame_bgr, first, edge_mean, palette) is first
+    assert busy_table_reading(frame_bgr, first, False, palette) is first
     # with no pitch test the second look's reading is taken
     anyway = replace(DEFAULT_SETTINGS, busy_retry_pitch_change=1.0)
-    taken = busy_table_reading(frame_bgr, first, edge_mean, palette, settings=anyway)
+    taken = busy_table_reading(frame_bgr, first, False, palette, settings=anyway)
     assert taken.valid and taken.pattern == again.pattern
 
 
@@ -68,7 +67,6 @@ def test_no_second_look_where_the_threshold_was_not_lifted(gingham_shake):
     frame_bgr, _ = gingham_shake
     palette = default_palette()
     off = read_shaker(frame_bgr, palette, settings=_OFF)
-    quiet = DEFAULT_SETTINGS.response_min / DEFAULT_SETTINGS.response_noise_factor  # (the threshold response_min)
-    assert busy_table_reading(frame_bgr, off, quiet, palette) is off
-    assert busy_table_reading(frame_bgr, off, _edge_mean(frame_bgr), palette, settings=_OFF) is off
-    assert busy_table_reading(frame_bgr, off, _edge_mean(frame_bgr), palette).valid
+    assert busy_table_reading(frame_bgr, off, True, palette) is off  # (a plain table: the threshold response_min)
+    assert busy_table_reading(frame_bgr, off, False, palette, settings=_OFF) is off
+    assert busy_table_reading(frame_bgr, off, False, palette).valid

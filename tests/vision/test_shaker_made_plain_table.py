@@ -22,8 +22,8 @@ from vision.shaker import (
     ShakerReading,
     made_elsewhere,
     made_table_cells,
-    made_table_is_plain,
     read_shaker,
+    table_is_plain,
 )
 
 from .shaker_sets import set_scene
@@ -38,7 +38,7 @@ def _work_with_edges(strength: float) -> SimpleNamespace:
 
 def test_a_plain_table_allows_cubes_of_its_colour_at_the_refused_pitch() -> None:
     plain, busy = _work_with_edges(1.0), _work_with_edges(8.0)  # (busy: 1.2 x 8 lifts the threshold above 6)
-    assert made_table_is_plain(plain) and not made_table_is_plain(busy)
+    assert table_is_plain(plain) and not table_is_plain(busy)
     assert made_table_cells(plain, True) == DEFAULT_SETTINGS.made_plain_table_cells == 3
     assert made_table_cells(busy, True) == DEFAULT_SETTINGS.made_same_pitch_table_cells == 1
     # (at another pitch than the refused one: made_max_table_cells, whatever the table)
