@@ -68,7 +68,9 @@ def test_a_lattice_on_a_checked_cloth_is_no_pattern(lattice_on_gingham):
     # faceless_toned_cells: the checks' faces do not show)
     assert not read_shaker(frame_bgr).valid
     # (the frame was chosen at the old finder's threshold)
-    without = replace(OLD_FINDER, cloth_share=2.0, toned_share=2.0, print_cells=0, faceless_share=2.0)
+    without = replace(
+        OLD_FINDER, cloth_share=2.0, toned_share=2.0, print_cells=0, faceless_share=2.0, repeat_cells=False
+    )
     assert read_shaker(frame_bgr, settings=without).valid  # without the check
     reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert not reading.valid
@@ -110,7 +112,12 @@ def test_a_cube_knocked_out_beside_a_cell_of_the_table_is_out_of_line(seed, tabl
     assert truth["scene"]["table"] == table and "knocked_out" in truth
     # (and the toned cells'; knocked_beside_table_cells refuses it too)
     without = replace(
-        OLD_FINDER, knocked_weak_ring=-9.0, knocked_toned_ring=-9.0, knocked_near_table=0.0, faceless_share=2.0
+        OLD_FINDER,
+        knocked_weak_ring=-9.0,
+        knocked_toned_ring=-9.0,
+        knocked_near_table=0.0,
+        faceless_share=2.0,
+        repeat_cells=False,
     )
     assert read_shaker(frame_bgr, settings=without).valid  # without it
     reading = read_shaker(frame_bgr)

@@ -37,7 +37,9 @@ def test_retry_at_about_the_same_pitch_is_not_taken() -> None:
     # (its faces fit their cells: retry_min_extent alone spares it the second read, so that is off here)
     every_refusal = replace(DEFAULT_SETTINGS, retry_min_extent=0.0)
     # (at the old finder's threshold: at today's the other size's lattice is not the retry's)
-    any_pitch = read_shaker(frame_bgr, settings=replace(OLD_FINDER, retry_min_extent=0.0, retry_pitch_ratio=0.0))
+    any_pitch = read_shaker(
+        frame_bgr, settings=replace(OLD_FINDER, retry_min_extent=0.0, retry_pitch_ratio=0.0, repeat_cells=False)
+    )
     assert any_pitch.valid
     reading = read_shaker(frame_bgr, settings=every_refusal)
     assert not reading.valid

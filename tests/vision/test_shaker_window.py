@@ -75,7 +75,7 @@ def test_gingham_checks_read_as_cubes_with_a_line_of_cubes_beyond_are_refused():
     # (print_beyond_cells, off here, refuses it too: the checks go on beyond the grid in the cells' colour)
     frame_bgr, truth = render_scene_set(random.Random(9494), 317)[316]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0, faceless_share=2.0))
+    off = read_shaker(frame_bgr, settings=replace(OFF, print_cells=0, faceless_share=2.0, repeat_cells=False))
     assert off.valid and off.pattern != truth["pattern"]
     reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, print_cells=0, made_lattice=False))
     assert not reading.valid
@@ -102,7 +102,12 @@ def test_a_lattice_a_column_off_on_gingham_moves_onto_the_line_of_cubes_beyond()
     off = read_shaker(
         frame_bgr,
         settings=replace(
-            OLD_FINDER, beyond_line_ring=0.0, print_cells=0, faceless_share=2.0, spotless_table_delta_e=0.0
+            OLD_FINDER,
+            beyond_line_ring=0.0,
+            print_cells=0,
+            faceless_share=2.0,
+            spotless_table_delta_e=0.0,
+            repeat_cells=False,
         ),
     )
     assert off.valid and off.pattern != truth["pattern"]

@@ -142,7 +142,7 @@ def test_no_reading_shows_more_cubes_of_a_colour_than_the_box_holds():
     now = read_shaker(frame_bgr)
     assert not now.valid or now.pattern == truth["pattern"]
     # (the frame was chosen at the old finder's threshold)
-    off = read_shaker(frame_bgr, settings=replace(OLD_FINDER, box_limits=False, print_cells=0))
+    off = read_shaker(frame_bgr, settings=replace(OLD_FINDER, box_limits=False, print_cells=0, repeat_cells=False))
     assert off.valid and sum(row.count("black") for row in off.pattern) > 6
     reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert not reading.valid
@@ -169,7 +169,8 @@ def test_a_cube_knocked_out_of_a_gingham_checks_cell_is_refused():
     frame_bgr, truth = render_scene_set(random.Random(6363), 97)[96]
     assert not truth["valid"] and truth["knocked_out"] == [2, 0]
     off = read_shaker(
-        frame_bgr, settings=replace(DEFAULT_SETTINGS, knocked_light_shade=float("inf"), faceless_share=2.0)
+        frame_bgr,
+        settings=replace(DEFAULT_SETTINGS, knocked_light_shade=float("inf"), faceless_share=2.0, repeat_cells=False),
     )
     assert off.valid
     reading = read_shaker(frame_bgr)
