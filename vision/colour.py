@@ -50,11 +50,16 @@ def linear_to_srgb(lin: np.ndarray) -> np.ndarray:
 
 _LAB8_SCALE = np.array([100 / 255, 1.0, 1.0])
 _LAB8_OFFSET = np.array([0.0, 128.0, 128.0])
+_LAB8_SCALE32 = _LAB8_SCALE.astype(np.float32)
+_LAB8_OFFSET32 = _LAB8_OFFSET.astype(np.float32)
 
 
-def lab8_to_lab(lab8: np.ndarray) -> np.ndarray:
-    """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128; any dtype) to CIELAB (float64)."""
+def lab8_to_lab(lab8: np.ndarray, *, single: bool = False) -> np.ndarray:
+    """OpenCV's 8-bit Lab (L * 255 / 100, a + 128, b + 128; any dtype) to CIELAB (float64; float32 with
+    ``single``: half the memory, for whole images)."""
     # (one broadcast pass, not three and a stack: x * 1 - 128 and x * (100 / 255) - 0 are the same numbers)
+    if single:
+        return np.asarray(lab8, dtype=np.float32) * _LAB8_SCALE32 - _LAB8_OFFSET32
     return np.asarray(lab8, dtype=np.float64) * _LAB8_SCALE - _LAB8_OFFSET
 
 

@@ -17,8 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-_LAB8_SCALE = np.array([100.0 / 255.0, 1.0, 1.0], dtype=np.float32)  # OpenCV's 8-bit Lab to CIELAB, in float32
-_LAB8_OFFSET = np.array([0.0, 128.0, 128.0], dtype=np.float32)
+from .colour import lab8_to_lab
 
 
 def table_periods(lab8: np.ndarray, min_period: float, min_peak: float) -> np.ndarray | None:
@@ -116,7 +115,7 @@ def repeat_distances(
     far = settings.repeat_reach * pitch_w + half + 2
     x0, y0 = (max(0, int(np.floor(v - far))) for v in centres_w.min(0))
     x1, y1 = (int(np.ceil(v + far)) + 1 for v in centres_w.max(0))
-    lab = lab8[y0:y1, x0:x1].astype(np.float32) * _LAB8_SCALE - _LAB8_OFFSET  # (CIELAB: colour.lab8_to_lab's)
+    lab = lab8_to_lab(lab8[y0:y1, x0:x1], single=True)
     corner = np.array([x0, y0], dtype=np.float64)
     for i, centre in enumerate(centres_w):
         there = centre + shifts
