@@ -95,11 +95,10 @@ def repeat_distances(
     settings: Any,
 ) -> np.ndarray:
     """Each cell's distance (CIE76, the mean of the nearest ``repeat_kept_share`` of a square patch's pixels,
-    ``repeat_half`` pitches each way) to the table the
-    periods carry it to: the second smallest over the shifts by up to ``repeat_span`` of each period that land at
-    least ``repeat_clear`` pitches from the grid's centre cell, within ``repeat_reach`` pitches of the cell and
-    inside the frame. ``centres_w``: the nine cells' centres in working pixels, row by row. inf for a cell with
-    fewer than two such shifts."""
+    ``repeat_half`` pitches each way) to the table the periods carry it to: the second smallest over the shifts by
+    up to ``repeat_span`` of each period that land at least ``repeat_clear`` pitches from the grid's centre cell,
+    within ``repeat_reach`` pitches of the cell and inside the frame. ``centres_w``: the nine cells' centres in
+    working pixels, row by row. inf for a cell with fewer than two such shifts."""
     h, w = lab8.shape[:2]
     half = max(2, round(settings.repeat_half * pitch_w))
     span = np.arange(-settings.repeat_span, settings.repeat_span + 1)
