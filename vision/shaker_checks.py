@@ -379,13 +379,18 @@ def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> 
     are ``shadow_fit_cells`` or more: the lattice a row over on the cubes' cast shadows, as
     :func:`vision.shaker.on_shadows` says from the cell test's few shadow levels, which can miss the fit by a
     few tenths (s8102 0097: a row of three shadows at 0.5-0.7 here, 0.8-1.2 there). On the fresh sets
-    s8101-s8105 no accepted complete pattern had three cells within 2.0."""
-    near = [
-        (int(t["row"]), int(t["col"]))
-        for t in cell_tests
-        if t.get("cube") and float(t.get("d_shadow", np.inf)) < settings.shadow_fit_delta_e
-    ]
-    return near if len(near) >= settings.shadow_fit_cells else []
+    s8101-s8105 no accepted complete pattern had three cells within 2.0. Or those within the looser
+    ``shadow_fit_wide_delta_e`` when there are ``shadow_fit_wide_cells`` or more: a lattice stretched onto long
+    shadows, whose cells catch the shadows' ends and the table between (s33301 0156)."""
+    fits = [(int(t["row"]), int(t["col"]), float(t.get("d_shadow", np.inf))) for t in cell_tests if t.get("cube")]
+    for count, delta_e in (
+        (settings.shadow_fit_cells, settings.shadow_fit_delta_e),
+        (settings.shadow_fit_wide_cells, settings.shadow_fit_wide_delta_e),
+    ):
+        near = [(r, c) for r, c, d in fits if d < delta_e]
+        if len(near) >= count:
+            return near
+    return []
 
 
 def open_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:

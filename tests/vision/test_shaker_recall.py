@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker
-from vision.shaker_checks import open_table_cells, toned_open_cells
+from vision.shaker_checks import open_table_cells, shadow_fit_cells, toned_open_cells
 from vision.shaker_scene import render_scene_set
+
+from .shaker_sets import set_scene
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +108,41 @@ def test_a_row_of_cast_shadows_fitted_by_the_continuous_shade_is_no_pattern():
     fitted = [t for t in reading.debug["cell_tests"] if t.get("d_shadow", 99.0) < DEFAULT_SETTINGS.shadow_fit_delta_e]
     assert len(fitted) >= DEFAULT_SETTINGS.shadow_fit_cells
     assert not read_shaker(frame_bgr).valid
+
+
+def test_four_cells_the_shadow_fit_explains_loosely_are_shadows_three_are_not():
+    """shadow_fit_cells' second tier: four cube cells within shadow_fit_wide_delta_e of the table in some shade are
+    cast shadows; three within it (and not within shadow_fit_delta_e) are not; three within the tight tier are."""
+    s = DEFAULT_SETTINGS
+    loose = (s.shadow_fit_delta_e + s.shadow_fit_wide_delta_e) / 2
+    cells = [{"row": i // 3, "col": i % 3, "cube": True, "d_shadow": 30.0} for i in range(9)]
+    for i in range(3):
+        cells[i]["d_shadow"] = loose
+    assert shadow_fit_cells(cells, s) == []
+    cells[4]["d_shadow"] = loose
+    assert shadow_fit_cells(cells, s) == [(0, 0), (0, 1), (0, 2), (1, 1)]
+    cells[4]["cube"] = False  # (only cells read as cubes count)
+    assert shadow_fit_cells(cells, s) == []
+    for i in range(3):
+        cells[i]["d_shadow"] = s.shadow_fit_delta_e / 2
+    assert shadow_fit_cells(cells, s) == [(0, 0), (0, 1), (0, 2)]
+    assert shadow_fit_cells(cells, replace(s, shadow_fit_delta_e=-1.0)) == []
+
+
+def test_a_lattice_stretched_onto_long_shadows_is_refused_and_the_cubes_read():
+    """Generated set 33301, frame 0156 (``shakecity make-shaker-set D --seed 33301``): a plain light table under a low
+    lamp, the cubes' shadows long. The reader before took a lattice stretched along the rows onto them (0.21 against
+    the faces: under face_spread_mismatch), four cells at 0.85-1.37 of the table in shade, and read three shadows as
+    gray cubes where red ones lie. Refused there, the frame is read on its cubes."""
+    frame_bgr, truth = set_scene(33301, 156)
+    assert truth["valid"] and truth["scene"]["table"] == "plain_light"
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, shadow_fit_wide_cells=10))
+    assert before.valid and before.pattern != truth["cells"]
+    wide = DEFAULT_SETTINGS.shadow_fit_wide_delta_e
+    fitted = [t for t in before.debug["cell_tests"] if t["cube"] and t["d_shadow"] < wide]
+    assert len(fitted) >= DEFAULT_SETTINGS.shadow_fit_wide_cells
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["cells"]
 
 
 def test_a_cell_with_no_outline_that_the_table_explains_is_the_table():
