@@ -53,11 +53,11 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   tones whose top face's four edges do not show (``faceless_toned_cells``: the print in an empty cell).
   :func:`out_of_line_cubes` counts no shape beside the grid in one of the table's own colours
   (``stray_not_table_tone``) unless a grid cube with a weak outline (``stray_tone_weak_ring``) shows such a
-  colour, nor (``stray_line_mates``, and
-  ``knocked_line_mates`` for a knocked-out cube's shape) one with a mate of its colour beside it on its line
-  beyond the grid, in no cube's colour (:func:`vision.shaker_checks.line_mates`: the cubes' cast shadows), and
-  only a shape beside a cell in doubt (``stray_doubt_ring``: a weak outline, a top face off its centre, a colour
-  far from the palette; beside nine solid cubes a shape out of line is another cube on the table).
+  colour, nor (``stray_line_mates``, and ``knocked_line_mates`` for a knocked-out cube's shape) one with a mate
+  of its colour beside it on its line beyond the grid, in no cube's colour (:func:`vision.shaker_checks.line_mates`:
+  the cubes' cast shadows), and only a shape beside a cell in doubt (``stray_doubt_ring``: a weak outline, a top
+  face off its centre, a colour far from the palette; beside nine solid cubes a shape out of line is another cube
+  on the table).
 - :func:`relattice` (:mod:`vision.shaker_lattice`): a reading refused on its lattice (for a cube out of line only
   with ``relattice_out_of_line``) is read again on lattices near it (through its cubes' top faces, a row or
   column over, half a pitch over, of another pitch), settled and checked in full; the first read whole that
@@ -75,6 +75,11 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   it, its cubes larger than the finder's largest size): it is read again on a working copy ``close_up_long_side``
   long, and that reading is the frame's when its lattice is a close-up's (``close_up_min_pitch`` of the frame) and
   coarser than the first reading's by ``close_up_pitch_gain``.
+- :func:`square_steps_reading` (``square_retry``): a frame still refused is read again on the first read's work
+  (its candidates; no busy-table or close-up read) with ``square_steps``: a pair of cubes with none found at
+  right angles also seeds lattices on the first step turned a right angle (scored ``square_step_penalty`` lower),
+  for a grid whose cubes beside the pair went unfound (black on a dark table, the lattice fitted off them); that
+  reading is the frame's when valid.
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -233,6 +238,11 @@ class ShakerSettings:
     min_squareness: float = 0.6  # a fitted lattice's shorter step against its longer (tilt and a wide lens
     max_skew: float = 0.4  # foreshorten a grid to ~0.75)... and |cos| of the angle between its steps
     pair_neighbours: int = 6  # lattice hypotheses pair each candidate with this many nearest ones
+    # ...and a pair with no candidate at right angles takes the square step itself, its hypotheses scored
+    # square_step_penalty lower: always (square_steps), or in a refused frame's second read (square_retry)
+    square_steps: bool = False
+    square_step_penalty: float = 0.5
+    square_retry: bool = True
     max_turn: float = 32.0  # degrees the grid may turn from the image axes
     # The best few distinct lattices kept per size (verification chooses)... 1 = the best only. Once off:
     # on seven generated sets of 500 (777, 4242, 8080, 31337, 60606, 12345, 2468) six per size saved 9 false
@@ -1474,6 +1484,7 @@ class Hypotheses:
     rc: np.ndarray  # (H, n, 2) lattice coordinates (i along u, j along v), rounded
     on: np.ndarray  # (H, n)
     scores: np.ndarray  # (H, 9)
+    square: np.ndarray  # (H,) the second step the first turned a right angle (no candidate there: square_steps)
 
 
 _WINDOW_Y0, _WINDOW_X0 = np.repeat(np.arange(2, 5), 3), np.tile(np.arange(2, 5), 3)  # the nine windows
@@ -1486,7 +1497,9 @@ def lattice_hypotheses(
     array work for all), or the reason a size has none.
 
     A hypothesis is a candidate, a neighbour (one of its nearest ``pair_neighbours``) and one at right
-    angles: the steps. Each is scored by the candidates on a 3 x 3 window of its lattice against those
+    angles: the steps; with ``square_steps``, where no candidate lies at right angles, the first step turned a
+    right angle (a grid whose cubes beside the pair went unfound: black on a dark table), scored
+    ``square_step_penalty`` lower. Each is scored by the candidates on a 3 x 3 window of its lattice against those
     just around it (:func:`lattices` tries them in that order).
     """
     out: list[Hypotheses | GridNotFound] = [GridNotFound("no pattern: fewer than 3 cube-like shapes in view")] * len(
@@ -1548,12 +1561,18 @@ def lattice_hypotheses(
     at = np.arange(len(ai))
     lenu = np.hypot(U[:, 0], U[:, 1])
     good = np.hypot(tx[at, ci], ty[at, ci]) <= 0.35 * lenu
-    hs, ai, ci, U = hs[good], ai[good], ci[good], U[good]
-    V = P[hs, ci] - P[hs, ai]
+    if settings.square_steps:
+        # (no candidate at right angles: the square step itself, the pair's lattice with no cell beside it taken)
+        V = np.where(good[:, None], P[hs, ci] - P[hs, ai], Vexp)
+        square = ~good
+    else:
+        hs, ai, ci, U = hs[good], ai[good], ci[good], U[good]
+        V = P[hs, ci] - P[hs, ai]
+        square = np.zeros(len(hs), bool)
     B = np.stack([U, V], axis=2)  # (H, 2, 2) columns u, v
     det = B[:, 0, 0] * B[:, 1, 1] - B[:, 0, 1] * B[:, 1, 0]
     valid_det = np.abs(det) > 1e-6
-    B, hs, ai, det = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det]
+    B, hs, ai, det, square = B[valid_det], hs[valid_det], ai[valid_det], det[valid_det], square[valid_det]
     Ph = P[hs]  # (H, N, 2): each hypothesis's size's candidates
     H = len(ai)
     inv = np.empty_like(B)
@@ -1597,7 +1616,7 @@ def lattice_hypotheses(
 
     inner = box(_WINDOW_Y0, _WINDOW_X0, 3)
     ring = box(_WINDOW_Y0 - 1, _WINDOW_X0 - 1, 5) - inner  # (every window's ring lies inside the 9 x 9 window)
-    scores = (inner - ring - 0.02 * np.abs(np.log(np.abs(det) / pitch**2))).T  # (H, 9)
+    scores = (inner - ring - 0.02 * np.abs(np.log(np.abs(det) / pitch**2)) - settings.square_step_penalty * square).T
     bounds = np.searchsorted(hs, np.arange(S + 1))
     for i, (s, n) in enumerate(zip(live, counts, strict=True)):
         lo, hi = bounds[i], bounds[i + 1]
@@ -1606,7 +1625,9 @@ def lattice_hypotheses(
         elif hi == lo:
             out[s] = GridNotFound("no pattern: the cube-like shapes do not form a grid")
         else:
-            out[s] = Hypotheses(ai[lo:hi], B[lo:hi], pitch[lo:hi], rc[lo:hi, :n], on[lo:hi, :n], scores[lo:hi])
+            out[s] = Hypotheses(
+                ai[lo:hi], B[lo:hi], pitch[lo:hi], rc[lo:hi, :n], on[lo:hi, :n], scores[lo:hi], square[lo:hi]
+            )
     return out
 
 
@@ -3316,13 +3337,38 @@ def read_shaker(
     refused with the rules engine's reason. A refused frame may be a close-up, its cubes larger than the finder's
     sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`).
     """
-    plain: list[bool] = []
-    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _plain=plain)
-    if not first.valid and plain:
-        first = busy_table_reading(frame_bgr, first, plain[0], palette, rotation, settings=settings, shaker=shaker)
-    if first.valid or not 0 < settings.close_up_long_side < settings.work_long_side:
+    made: list[_FrameWork] = []
+    first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _made=made)
+    if not first.valid and made:
+        plain = table_is_plain(made[0], settings)
+        first = busy_table_reading(frame_bgr, first, plain, palette, rotation, settings=settings, shaker=shaker)
+    if not first.valid and 0 < settings.close_up_long_side < settings.work_long_side:
+        first = close_up_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
+    if first.valid or not made or not settings.square_retry or settings.square_steps:
         return first
-    return close_up_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
+    return square_steps_reading(frame_bgr, first, made[0], palette, rotation, settings=settings, shaker=shaker)
+
+
+def square_steps_reading(
+    frame_bgr: np.ndarray,
+    first: ShakerReading,
+    work: _FrameWork,
+    palette: Palette | None = None,
+    rotation: int = 0,
+    *,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    shaker: Mapping[str, int] | None = None,
+) -> ShakerReading:
+    """A refused reading's frame read again on its first read's ``work`` (the same candidates, re-lattices and made
+    lattices; no busy-table or close-up read) with ``square_steps``: lattices also hypothesised from a pair of cubes
+    with none found at right angles (the cubes beside them unfound: black on a dark table, the lattice fitted off
+    them). That reading is the frame's when valid; else the first, its reason kept. A reading accepted without it
+    is never read so."""
+    square = replace(settings, square_steps=True)
+    again = _read(frame_bgr, palette, rotation, settings=square, shaker=shaker, _work=work)
+    if not again.valid:
+        return first
+    return replace(again, debug={**again.debug, "square_steps": {"first": first.reason}})
 
 
 def busy_table_reading(
@@ -3403,12 +3449,12 @@ def _read(
     _screened: tuple[Grid, Candidates, list[dict[str, Any]]] | None = None,
     _all_sizes: bool = False,
     _begun: tuple[list[Hypotheses | GridNotFound], dict[int, tuple[Iterator[Grid], Grid] | GridNotFound]] | None = None,
-    _plain: list[bool] | None = None,
+    _made: list[_FrameWork] | None = None,
 ) -> ShakerReading:
     """:func:`read_shaker` on the frame's working copy (``work_long_side``), no close-up read; the private arguments
-    are its own re-reads' (every size's lattices, a re-lattice, a size left out), and ``_plain``: a list
-    :func:`table_is_plain` of the frame's work is put in when the work is made here (read_shaker asks whether the
-    table's edges lifted the finder's threshold)."""
+    are its own re-reads' (every size's lattices, a re-lattice, a size left out), and ``_made``: a list the frame's
+    work is put in when made here (read_shaker asks whether the table's edges lifted the finder's threshold, and
+    reads a refused frame again on it with ``square_steps``)."""
     if rotation not in ROTATIONS:
         raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation!r}")
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
@@ -3428,8 +3474,8 @@ def _read(
         _work = _FrameWork(
             scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
         )
-        if _plain is not None:
-            _plain.append(table_is_plain(_work, settings))
+        if _made is not None:
+            _made.append(_work)
         del d, g  # (the table difference and edge maps serve the finder only: their memory free for the later looks)
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 

@@ -145,6 +145,31 @@ def test_a_lattice_stretched_onto_long_shadows_is_refused_and_the_cubes_read():
     assert reading.valid and reading.pattern == truth["cells"]
 
 
+def test_a_refused_frame_is_read_again_with_square_steps_and_only_a_valid_reading_replaces_it():
+    """Generated set 41015 (``shakecity make-shaker-set D --seed 41015``). Frame 0029, a plain dark table: no cube
+    found at right angles to a pair (black ones beside them unfound), the lattice was fitted off the cubes and the
+    frame refused; read again with the first step turned a right angle (``square_steps``) it reads right, and says
+    so in its debug. Frame 0015, an incomplete pattern: the second read refuses it too (for another reason), and
+    the first reading's reason is kept."""
+    once = replace(DEFAULT_SETTINGS, square_retry=False)
+    frames = {41015: 30}
+    frame_bgr, truth = set_scene(41015, 29, frames)
+    assert truth["valid"] and truth["scene"]["table"] == "plain_dark"
+    before = read_shaker(frame_bgr, settings=once)
+    assert not before.valid
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["cells"]
+    assert reading.debug["square_steps"] == {"first": before.reason}
+
+    frame_bgr, truth = set_scene(41015, 15, frames)
+    assert not truth["valid"]
+    before = read_shaker(frame_bgr, settings=once)
+    squared = read_shaker(frame_bgr, settings=replace(once, square_steps=True))
+    assert not before.valid and not squared.valid and squared.reason != before.reason
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == before.reason and "square_steps" not in reading.debug
+
+
 def test_a_cell_with_no_outline_that_the_table_explains_is_the_table():
     """open_table_cells names a cube cell only when both its outline is next to none and the table under it, in
     some shade, explains its colour."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -109,18 +110,19 @@ def test_peaks_are_the_earlier_looks_points():
 
 def test_lattice_hypotheses_scores_are_their_windows_occupancy():
     """lattice_hypotheses' window scores (its occupancy's running sums as whole-array adds, hypotheses last) are
-    each window's cells' best candidate quality less the ring's around it, less the steps' skew penalty; and a
+    each window's cells' best candidate quality less the ring's around it, less the steps' skew penalty (and
+    square_step_penalty for a second step that is the first turned, no candidate at right angles); and a
     candidate is on a hypothesis's lattice when its lattice coordinates round to a point within the tolerance, of
     the seed's size, no farther than 4 steps (the pairs' and residuals' tests asked only where still in)."""
-    st = DEFAULT_SETTINGS
-    checked = 0
+    st = replace(DEFAULT_SETTINGS, square_steps=True)
+    checked = squares = 0
     for frame, _ in render_scene_set(random.Random(41002), 3):
         sizes = find_cubes(frame)
         tried = [
             c if len(c.xy) >= st.min_support else Candidates(np.zeros((0, 2)), np.zeros(0), np.zeros(0), 1.0)
             for c in sizes
         ]
-        for cands, hyp in zip(tried, lattice_hypotheses(tried), strict=True):
+        for cands, hyp in zip(tried, lattice_hypotheses(tried, settings=st), strict=True):
             if not isinstance(hyp, Hypotheses):
                 continue
             n = len(cands.xy)
@@ -145,13 +147,17 @@ def test_lattice_hypotheses_scores_are_their_windows_occupancy():
                     occ[r, c] = max(occ[r, c], quality[k])
                 det = float(np.linalg.det(hyp.steps[h]))
                 penalty = 0.02 * abs(np.log(abs(det) / hyp.pitch[h] ** 2))
+                if hyp.square[h]:  # (no candidate at right angles: the first step turned, scored lower)
+                    assert hyp.steps[h][:, 1].tolist() == [-u[1], u[0]]
+                    penalty += st.square_step_penalty
+                    squares += 1
                 for wi, (y0, x0) in enumerate(itertools.product(range(2, 5), range(2, 5))):
                     inner = occ[y0 : y0 + 3, x0 : x0 + 3].sum()
                     ring = occ[y0 - 1 : y0 + 4, x0 - 1 : x0 + 4].sum() - inner
                     assert hyp.scores[h, wi] == pytest.approx(inner - ring - penalty, abs=1e-12)
                 checked += 1
             assert hyp.rc.shape[1] == n
-    assert checked >= 50
+    assert checked >= 50 and 0 < squares < checked
 
 
 def _cands(points: list[tuple[float, float]], radius: float = 20.0) -> Candidates:
