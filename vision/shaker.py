@@ -3222,7 +3222,7 @@ def _verified(
         _content(cands.xy, cands.radius, cands.contrast, cands.strength),
         cands.scale,
         id(palette),
-        id(settings),
+        _looks_id(work, settings),
         stand_out,
         faces,
     )
@@ -3248,6 +3248,12 @@ def _verified(
     # (the candidates, palette and settings kept alive with it: their ids in the key stay theirs)
     work.memo[key] = (grid_v, cands_v, [dict(t) for t in tests], (cands, palette, settings))
     return grid_v, cands_v, tests
+
+
+def _looks_id(work: _FrameWork, settings: ShakerSettings) -> int:
+    """The id a frame's memo keys give settings: a square-steps read's settings (:func:`square_steps_reading`) share
+    the first read's looks (``square_steps`` changes only the lattice hypotheses, never a cell's look)."""
+    return work.memo.get(("looks_as", id(settings)), id(settings))
 
 
 def _content(*arrays: np.ndarray | None) -> tuple[Any, ...]:
@@ -3277,7 +3283,8 @@ def _top_face_once(
 ) -> tuple[np.ndarray, float] | None:
     """:func:`top_face` on the frame's Lab copy, made once per frame for a cell and cube point: the re-lattice
     asks the refused lattice's faces that its cube offsets found already."""
-    key = ("face", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch, id(settings))
+    key = ("face", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch)
+    key += (_looks_id(work, settings),)
     if key not in work.memo:
         work.memo[key] = _face_top(_face_region_once(work, cell_xy, cube_xy, pitch, settings), work.scale)
     return work.memo[key]
@@ -3288,7 +3295,8 @@ def _face_region_once(
 ) -> FaceRegion | None:
     """:func:`_face_region` on the frame's Lab copy, made once per frame for a cell and cube point: the offsets'
     faces, then the stretched-lattice check's (:func:`lattice_face_mismatch`) on the same cells."""
-    key = ("region", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch, id(settings))
+    key = ("region", float(cell_xy[0]), float(cell_xy[1]), float(cube_xy[0]), float(cube_xy[1]), pitch)
+    key += (_looks_id(work, settings),)
     if key not in work.memo:
         work.memo[key] = _face_region(work.lab, cell_xy, cube_xy, pitch, work.scale, settings)
         work.memo[("settings", id(settings))] = settings  # (kept alive: its id in the key stays its own)
@@ -3365,6 +3373,9 @@ def square_steps_reading(
     them). That reading is the frame's when valid; else the first, its reason kept. A reading accepted without it
     is never read so."""
     square = replace(settings, square_steps=True)
+    # (its lattices' looks are the first read's: the memo's keys give it the first read's settings' id, both kept)
+    work.memo[("looks_as", id(square))] = _looks_id(work, settings)
+    work.memo[("settings", id(square))], work.memo[("settings", id(settings))] = square, settings
     again = _read(frame_bgr, palette, rotation, settings=square, shaker=shaker, _work=work)
     if not again.valid:
         return first

@@ -23,7 +23,9 @@ def test_a_sizes_second_lattice_reads_the_pattern_the_best_one_held_a_line_off()
     assert now.valid and now.pattern == truth["pattern"]
     # (the frame was chosen at the old finder's threshold)
     # (made_lattice off: a lattice made at the cubes' pitch reads it too)
-    before = read_shaker(frame_bgr, settings=replace(OLD_FINDER, lattices_per_size=1, made_lattice=False))
+    # (nor a square-steps read: it reads it too)
+    one = replace(OLD_FINDER, lattices_per_size=1, made_lattice=False, square_retry=False)
+    before = read_shaker(frame_bgr, settings=one)
     assert not before.valid and before.reason.endswith("cubes in the grid")
     reading = read_shaker(frame_bgr, settings=OLD_FINDER)
     assert reading.valid and reading.pattern == truth["pattern"]
@@ -37,8 +39,9 @@ def test_an_alternative_lattice_short_of_nine_cubes_does_not_replace_the_refused
     # alternative wins only when it settles to nine cubes (alternative_settled_gain; 0, any gain: as before).
     frame_bgr, truth = render_scene_set(random.Random(5151), 3)[2]
     assert truth["valid"]
-    # (made_lattice off: a lattice made at the cubes' pitch reads it too)
-    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, alternative_settled_gain=0, made_lattice=False))
+    # (made_lattice and square_retry off: a lattice made at the cubes' pitch reads it too, and a square-steps read)
+    off = replace(DEFAULT_SETTINGS, alternative_settled_gain=0, made_lattice=False, square_retry=False)
+    before = read_shaker(frame_bgr, settings=off)
     assert not before.valid and before.debug["lattice_choice"]["cubes"] == [5, 7]
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]

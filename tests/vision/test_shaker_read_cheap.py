@@ -63,7 +63,15 @@ def test_a_lazy_read_refused_is_read_again_with_every_size() -> None:
 
 def _hypotheses(best: float) -> Hypotheses:
     scores = np.array([[best - 1.0] * 8 + [best]])
-    return Hypotheses(np.zeros(1, int), np.eye(2)[None], np.ones(1), np.zeros((1, 5, 2)), np.ones((1, 5), bool), scores)
+    return Hypotheses(
+        np.zeros(1, int),
+        np.eye(2)[None],
+        np.ones(1),
+        np.zeros((1, 5, 2)),
+        np.ones((1, 5), bool),
+        scores,
+        np.zeros(1, bool),
+    )
 
 
 def _cands(n: int) -> Candidates:

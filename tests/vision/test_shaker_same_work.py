@@ -64,7 +64,7 @@ def _face_key(call: Any) -> tuple:
     return (*np.asarray(cell_xy, float).tolist(), *np.asarray(cube_xy, float).tolist(), float(pitch))
 
 
-def _read(frame: np.ndarray, memo: bool) -> tuple[Any, dict[str, Any]]:
+def _read(frame: np.ndarray, memo: bool, settings: Any = _ONE_COPY) -> tuple[Any, dict[str, Any]]:
     """The reading, and the calls made (their mocks): verify_cells, _face_region (a top face's), lattice_hypotheses,
     _read's (the first read's and its re-reads')."""
     patches = {
@@ -82,7 +82,7 @@ def _read(frame: np.ndarray, memo: bool) -> tuple[Any, dict[str, Any]]:
         patches["_tops_once"] = mock.patch.object(shaker, "_tops_once", side_effect=_no_memo_tops)
     mocks = {name: p.start() for name, p in patches.items()}
     try:
-        reading = shaker.read_shaker(frame, settings=_ONE_COPY)
+        reading = shaker.read_shaker(frame, settings=settings)
     finally:
         for p in patches.values():
             p.stop()
@@ -136,12 +136,14 @@ def test_each_top_face_found_once(frame: np.ndarray) -> None:
 
 
 def test_each_face_sample_taken_once(frame: np.ndarray) -> None:
-    # (the last check's and sample_cubes' samples of the nine cubes at one radius: the usual case)
+    # (the last check's and sample_cubes' samples of the nine cubes at one radius: the usual case; the square-steps
+    # read of the refused frame, off here, takes a doubted cube's samples again: they are not kept)
     def key(call: Any) -> tuple:
         return (np.asarray(call.args[1], float).tobytes(), float(call.args[2]))
 
-    _, memo = _read(frame, memo=True)
-    _, plain = _read(frame, memo=False)
+    first_only = replace(_ONE_COPY, square_retry=False)
+    _, memo = _read(frame, memo=True, settings=first_only)
+    _, plain = _read(frame, memo=False, settings=first_only)
     keys = [key(c) for c in memo["sample_top_faces"].call_args_list]
     plain_keys = [key(c) for c in plain["sample_top_faces"].call_args_list]
     assert len(keys) == len(set(keys))
@@ -151,10 +153,13 @@ def test_each_face_sample_taken_once(frame: np.ndarray) -> None:
 
 def test_lattice_hypotheses_made_once_per_frame(frame: np.ndarray) -> None:
     # (the re-lattice's reads leave every size out: no lattice search, no hypotheses; the made lattice, asked once
-    # when the frame is still refused, makes hypotheses of its own for the sizes' pooled candidates)
-    _, mocks = _read(frame, memo=True)
-    assert mocks["_read"].call_count > 1
-    assert mocks["lattice_hypotheses"].call_count == 1 + mocks["made_lattices"].call_count
+    # when the frame is still refused, makes hypotheses of its own for the sizes' pooled candidates; the square-steps
+    # read of a frame still refused makes its own, square steps among them, and its made lattice too)
+    reading, mocks = _read(frame, memo=True)
+    assert mocks["_read"].call_count > 1 and not reading.valid
+    squared = [c for c in mocks["lattice_hypotheses"].call_args_list if c.args[1].square_steps]
+    assert len(squared) >= 1 and mocks["made_lattices"].call_count == 2
+    assert mocks["lattice_hypotheses"].call_count == 2 + mocks["made_lattices"].call_count
 
 
 def test_memo_copies_the_cell_tests(frame: np.ndarray) -> None:

@@ -81,7 +81,9 @@ def test_a_window_a_row_off_moves_with_one_cube_more_onto_an_outlined_row():
     # value (window_faces_gain: two more cubes needed) the window stays and the frame is refused.
     frame_bgr, truth = render_scene_set(random.Random(9595), 369)[368]
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, window_outlined_gain=2, relattice=False))
+    off = read_shaker(
+        frame_bgr, settings=replace(DEFAULT_SETTINGS, window_outlined_gain=2, relattice=False, square_retry=False)
+    )
     assert not off.valid
     assert off.reason == "8 cubes in the grid"
     reading = read_shaker(frame_bgr)
@@ -99,7 +101,14 @@ def test_a_row_of_the_table_left_in_the_window_moves_onto_the_row_beyond():
     # (one lattice per size: a size's second lattice, the pattern's window, reads it too)
     off = read_shaker(
         frame_bgr,
-        settings=replace(no_faces, beyond_table_gain=0.0, lattices_per_size=1, relattice=False, made_lattice=False),
+        settings=replace(
+            no_faces,
+            beyond_table_gain=0.0,
+            lattices_per_size=1,
+            relattice=False,
+            made_lattice=False,
+            square_retry=False,
+        ),
     )
     assert not off.valid and off.reason == "6 cubes in the grid"
     reading = read_shaker(frame_bgr, settings=no_faces)
