@@ -3343,7 +3343,8 @@ def read_shaker(
     ``rotation`` (0, 90, 180, 270) turns the reading clockwise to the table's configured north.
     ``shaker``: the cubes the shaker can still hold (colour -> count); a pattern it cannot produce is
     refused with the rules engine's reason. A refused frame may be a close-up, its cubes larger than the finder's
-    sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`).
+    sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`). A frame
+    still refused is read once more with square lattice steps (``square_retry``, :func:`square_steps_reading`).
     """
     made: list[_FrameWork] = []
     first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _made=made)
