@@ -3330,6 +3330,28 @@ def _not_cubes(cell_tests: list[dict[str, Any]], cells: Sequence[tuple[int, int]
     return f"{9 - len(cells)} cubes in the grid"
 
 
+@functools.lru_cache(maxsize=8)
+def first_look(settings: ShakerSettings = DEFAULT_SETTINGS) -> ShakerSettings:
+    """``settings`` with none of a refused frame's second looks: no read again without a size
+    (``retry_without_size``), on moved lattices (``relattice``), on lattices made at the cubes' pitch
+    (``made_lattice``), with the busy table's threshold (``busy_retry_factor``), as a close-up
+    (``close_up_long_side``) or with square steps (``square_retry``). Each of those runs only on a refusal and
+    replaces it only with a valid reading, so a frame :func:`read_shaker` reads valid with these settings reads
+    the same in full, and one it refuses reads in full either the same refusal (reason, corners) or a valid
+    pattern. A refused frame costs several times an accepted one in full, about as much as one so: the live
+    reader's look at a view that is still moving. (The same object for the same settings: a frame's memo keys
+    settings by identity.)"""
+    return replace(
+        settings,
+        retry_without_size=False,
+        relattice=False,
+        made_lattice=False,
+        busy_retry_factor=0.0,
+        close_up_long_side=0,
+        square_retry=False,
+    )
+
+
 def read_shaker(
     frame_bgr: np.ndarray,
     palette: Palette | None = None,

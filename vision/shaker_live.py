@@ -36,10 +36,17 @@ Both events are frozen dataclasses. The rules:
   seconds, and reading costs far more than the look (a thumbnail, well under a millisecond). The
   comparison is always with the frame read in full, so slow drift adds up to a new read, and a frame is
   read in full at least every ``reread_seconds`` anyway. ``still_level=None`` reads every frame.
+- A view that is moving (its thumbnail changed, as above, since the frame before: a hand, the box being
+  lifted, cubes still rolling) is read with a first look only (:func:`vision.shaker.first_look`: none of
+  the second looks a refused frame gets). A valid first look is the full read's reading; a refusal is read
+  again in full as soon as the view holds still (the next frame unchanged from it). A refused frame costs
+  several times an accepted one in full (a hand or the box in view is refused) and about as much as one with
+  a first look. ``first_look_while_moving=False`` reads every changed frame in full.
 - ``min_interval_seconds``: frames arriving sooner than this after the last one read are skipped
-  (a full read costs about 15-16 ms of one x86 core, 3-4 times that on a Raspberry Pi 4; a still view
-  costs under a millisecond, so a Pi keeps up with 30 frames per second while the cubes lie still, and
-  while they move it can read every other or third frame, e.g. ``min_interval_seconds=0.07``).
+  (on this shared x86 machine's one core a full read costs 11-30 ms median, from one day to the next, and a
+  refused frame several times that; 3-4 times as much on a Raspberry Pi 4; a still view costs under a
+  millisecond, so a Pi keeps up with 30 frames per second while the cubes lie still, and while they move it
+  can read every other or third frame, e.g. ``min_interval_seconds=0.07``).
 
 ``shaker`` (colour -> cubes the shaker holds) makes impossible patterns refusals, with the rules
 engine's reason.
@@ -54,7 +61,7 @@ import cv2
 import numpy as np
 
 from .colour import Palette
-from .shaker import DEFAULT_SETTINGS, ShakerReading, ShakerSettings, read_shaker
+from .shaker import DEFAULT_SETTINGS, ShakerReading, ShakerSettings, first_look, read_shaker
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,7 @@ class LiveShakerReader:
         min_interval_seconds: float = 0.0,
         still_level: float | None = 6.0,
         reread_seconds: float = 1.0,
+        first_look_while_moving: bool = True,
         reader: Callable[[np.ndarray], ShakerReading] | None = None,
     ) -> None:
         self.palette = palette
@@ -133,9 +141,13 @@ class LiveShakerReader:
         self.min_interval_seconds = min_interval_seconds
         self.still_level = still_level
         self.reread_seconds = reread_seconds
+        self.first_look_while_moving = first_look_while_moving
         self._reader = reader
-        self._still: tuple[np.ndarray, float, ShakerReading] | None = None  # last full read: thumbnail, time
-        self.reads = self.reuses = 0  # frames read in full, frames given the last full read's reading
+        # the last frame read: its thumbnail, time, reading, and whether it was read in full (not a first look)
+        self._still: tuple[np.ndarray, float, ShakerReading, bool] | None = None
+        self._previous: np.ndarray | None = None  # the thumbnail of the last frame looked at (read or not)
+        self.reads = self.reuses = 0  # frames read (in full or a first look), frames given the last read's reading
+        self.first_looks = 0  # frames of a moving view read with a first look only
         self._last_read_at: float | None = None
         self.armed = True
         self._reported_pattern = False
@@ -153,26 +165,35 @@ class LiveShakerReader:
         self._prev_corners: np.ndarray | None = None
         self.last_reading: ShakerReading | None = None
 
-    def read(self, frame_bgr: np.ndarray) -> ShakerReading:
+    def read(self, frame_bgr: np.ndarray, *, first_look_only: bool = False) -> ShakerReading:
+        """The frame's reading (``first_look_only``: with :func:`vision.shaker.first_look`'s settings, none of a
+        refused frame's second looks; not with a ``reader`` of one's own, which reads as it reads)."""
         if self._reader is not None:
             return self._reader(frame_bgr)
-        return read_shaker(frame_bgr, self.palette, self.rotation, settings=self.settings, shaker=self.shaker)
+        settings = first_look(self.settings) if first_look_only else self.settings
+        return read_shaker(frame_bgr, self.palette, self.rotation, settings=settings, shaker=self.shaker)
 
     def _read_unless_still(self, frame_bgr: np.ndarray, t_seconds: float) -> ShakerReading:
-        """The frame's reading: the last full read's when the view has not changed since (see the module
-        docstring), else a full read."""
+        """The frame's reading: the last read's when the view has not changed since (see the module
+        docstring), else a read: a first look only while the view moves, in full once it holds still."""
         if self.still_level is None or frame_bgr.dtype != np.uint8 or min(frame_bgr.shape[:2]) < 8:
             self.reads += 1
             return self.read(frame_bgr)
         thumb = still_thumbnail(frame_bgr)
+        previous, self._previous = self._previous, thumb
         if self._still is not None:
-            ref, read_at, reading = self._still
-            if 0 <= t_seconds - read_at < self.reread_seconds and unchanged(thumb, ref, self.still_level):
+            ref, read_at, reading, full = self._still
+            # (a first look's valid reading is the full read's: only its refusal is read again, in full)
+            fresh = 0 <= t_seconds - read_at < self.reread_seconds
+            if fresh and (full or reading.valid) and unchanged(thumb, ref, self.still_level):
                 self.reuses += 1
                 return reading
+        moving = previous is not None and not unchanged(thumb, previous, self.still_level)
+        first_only = moving and self.first_look_while_moving and self._reader is None
         self.reads += 1
-        reading = self.read(frame_bgr)
-        self._still = (thumb, t_seconds, reading)
+        self.first_looks += first_only
+        reading = self.read(frame_bgr, first_look_only=first_only)
+        self._still = (thumb, t_seconds, reading, not first_only)
         return reading
 
     def feed(self, frame_bgr: np.ndarray | None, t_seconds: float) -> list[Event]:
@@ -184,7 +205,7 @@ class LiveShakerReader:
         if isinstance(frame_bgr, np.ndarray) and frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3:
             reading = self._read_unless_still(frame_bgr, t_seconds)
         else:
-            self._still = None
+            self._still = self._previous = None
         self.last_reading = reading
         if reading is None or (not reading.valid and reading.grid_corners is None):
             key: object = "covered"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.shaker import ShakerReading
 from vision.shaker_live import LiveShakerReader, NoPattern, PatternRead
+
+from .shaker_sets import set_scene
 
 P1 = [["red", "blue", "black"], ["green", "gray", "red"], ["white", "red", "blue"]]
 P2 = [["blue", "blue", "black"], ["green", "gray", "red"], ["white", "red", "red"]]
@@ -314,3 +317,40 @@ def test_unchanged_compares_with_the_frame_read_in_full():
     assert unchanged(ref + 6 * ramp, ref, 6.0)
     assert not unchanged(ref + 7 * ramp, ref, 6.0)
     assert not unchanged(ref[:24], ref, 6.0)
+
+
+# ---------------------------------------------------------------- a moving view gets a first look
+
+
+def test_a_moving_view_gets_a_first_look_and_its_refusal_is_read_in_full_once_it_holds_still():
+    """Generated set 41015's frame 0029: a complete pattern only a second look reads (its square-steps read; see
+    test_shaker_first_look). After another view (frame 0015), it is a moving view: a first look refuses it; the next
+    frame of it, unchanged, is read in full and reads it, and it is reported one frame later than when every
+    changed frame is read in full."""
+    frames = {41015: 30}
+    other, _ = set_scene(41015, 15, frames)
+    frame_bgr, truth = set_scene(41015, 29, frames)
+    feed = [(other, 0.0)] + [(frame_bgr, 0.1 * (i + 1)) for i in range(10)]
+    runs = {}
+    for first_looks in (True, False):
+        live = LiveShakerReader(first_look_while_moving=first_looks)
+        events = [e for f, t in feed for e in live.feed(f, t)]
+        runs[first_looks] = (events, live.reads, live.first_looks)
+    events, reads, firsts = runs[True]
+    assert (reads, firsts) == (3, 1)  # the other view in full; frame 0029's first look, then in full
+    assert len(events) == 1 and isinstance(events[0], PatternRead)
+    assert [list(r) for r in events[0].pattern] == truth["cells"]
+    events_full, reads_full, firsts_full = runs[False]
+    assert (reads_full, firsts_full) == (2, 0)
+    assert events_full[0].pattern == events[0].pattern
+    assert events[0].at - events_full[0].at == pytest.approx(0.1)
+
+
+def test_a_valid_first_look_is_kept_while_the_view_holds_still(shaker_plain_scene):
+    """A moving view read valid with a first look is not read again in full: its reading is the full read's."""
+    frame_bgr, truth = shaker_plain_scene
+    other = np.ascontiguousarray(frame_bgr[::-1])  # (another view: the frame upside down)
+    live = LiveShakerReader()
+    events = [e for i, f in enumerate([other] + [frame_bgr] * 10) for e in live.feed(f, i / 10)]
+    assert (live.reads, live.first_looks, live.reuses) == (2, 1, 9)
+    assert [[list(r) for r in e.pattern] for e in events] == [truth["pattern"]]
