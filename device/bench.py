@@ -6,14 +6,17 @@ memory -> round tracker on mock pins -> listeners) for a while, playing the game
 
 - the camera's and the loop's frames per second (and the frames the loop skipped because the reader
   was still busy: it always takes the latest frame);
-- the reader's time per frame inside the loop, and how many frames it read in full (the others showed
-  the same still view as the last one read, so they reuse its reading: see ``vision.shaker_live``);
+- the reader's time per frame inside the loop, and how many frames it read in full, how many with a first
+  look only (a moving view: the box being lifted) and how many reused the last reading (the same still view
+  as the last one read: see ``vision.shaker_live``);
 - the time from the frame that settled a reading to the page event (``latency_s`` of the event);
-- the time from the box being lifted (known from the simulated timeline) to the page event, which
-  includes the reader's stability wait;
+- the time from the box being lifted (known from the simulated timeline: the end of the lift, the box out of
+  view, after ``--lifting`` seconds of it moving up off the cubes) to the page event, which includes the
+  reader's stability wait;
 - how many shakes were read right, read wrong, refused (shake again) or missed.
 
-``shakecity bench-device [--seconds 20] [--json]`` or ``python -m device.bench``.
+``shakecity bench-device [--seconds 20] [--lifting 0.3] [--full-reads] [--json]`` or ``python -m device.bench``
+(``--full-reads``: every changed frame read in full, no first looks, to compare).
 """
 
 from __future__ import annotations
@@ -84,9 +87,11 @@ def bench(
     height: int = 768,
     covered_s: float = 1.0,
     lifted_s: float = 2.5,
+    lifting_s: float = 0.3,
     seed: int = 1,
     sensor_noise: float = 2.0,
     players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
+    first_looks: bool = True,
 ) -> dict[str, Any]:
     """Run the live loop for ``seconds`` and measure it (see the module docstring)."""
     from gpiozero.pins.mock import MockFactory
@@ -111,15 +116,16 @@ def bench(
         height=height,
         covered_s=covered_s,
         lifted_s=lifted_s,
+        lifting_s=lifting_s,
         contents=contents,
         sensor_noise=sensor_noise,
     )
-    reader = TimedReader(LiveShakerReader())
+    reader = TimedReader(LiveShakerReader(first_look_while_moving=first_looks))
     news: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
     factory = MockFactory()
     tracker = RoundTracker(pin_factory=factory)
     loop = TableLoop(camera, reader, table, tracker, listeners=[lambda e: news.put((time.monotonic(), e))])
-    cycle = covered_s + lifted_s
+    cycle = covered_s + lifting_s + lifted_s
     results: list[dict[str, Any]] = []
     try:
         loop.start()
@@ -132,7 +138,7 @@ def bench(
             if event["type"] not in ("pattern", "shake_again") or camera.timeline_start is None:
                 continue
             shake = int((at - camera.timeline_start) // cycle)
-            lifted_at = camera.timeline_start + shake * cycle + covered_s
+            lifted_at = camera.timeline_start + shake * cycle + covered_s + lifting_s  # (the box out of view)
             truth, knocked, _seed = camera.shake(shake)
             result = {"shake": shake, "type": event["type"], "lift_to_event_s": at - lifted_at}
             if event["type"] == "pattern":
@@ -166,6 +172,8 @@ def bench(
         "frames_skipped": max(0, camera_frames - loop.frames_seen),
         "reader_per_frame": _ms(reader.seconds),
         "sensor_noise": sensor_noise,
+        "lifting_s": lifting_s,
+        "first_looks": first_looks,
         "frames_read_in_full": reader.reader.reads - reader.reader.first_looks,
         "frames_read_with_a_first_look": reader.reader.first_looks,
         "frames_reusing_a_reading": reader.reader.reuses,
@@ -183,7 +191,8 @@ def render(figures: dict[str, Any]) -> str:
     f = figures
     w, h = f["frame_size"]
     lines = [
-        f"live table loop, {f['seconds']} s of {w}x{h} simulated frames (camera capped at {f['camera_fps_cap']} fps)",
+        f"live table loop, {f['seconds']} s of {w}x{h} simulated frames (camera capped at {f['camera_fps_cap']} fps; "
+        f"each lift {f['lifting_s']} s; {'first looks' if f['first_looks'] else 'full reads'} while the view moves)",
         f"  camera          {f['camera_fps']} frames/s",
         f"  loop            {f['loop_fps']} frames/s ({f['frames_skipped']} frames skipped while the reader was busy)",
         "  reader          {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max per frame".format(
@@ -207,6 +216,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--height", type=int, default=768)
     p.add_argument("--covered", type=float, default=1.0, help="seconds the box covers the table each shake")
     p.add_argument("--lifted", type=float, default=2.5, help="seconds each pattern stays on the table")
+    p.add_argument(
+        "--lifting", type=float, default=0.3, help="seconds the box takes to move off the cubes (0: at once)"
+    )
+    p.add_argument(
+        "--full-reads", action="store_true", help="read every changed frame in full: no first looks (to compare)"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--noise", type=float, default=2.0, help="the camera's sensor noise in levels (default 2)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -216,6 +231,9 @@ def run(args: argparse.Namespace) -> int:
     if args.fps <= 0 or args.seconds <= 0:
         print("shakecity bench-device: --fps and --seconds must be more than 0", file=sys.stderr)
         return 2
+    if args.lifting < 0:
+        print("shakecity bench-device: --lifting must not be negative", file=sys.stderr)
+        return 2
     try:
         figures = bench(
             seconds=args.seconds,
@@ -224,8 +242,10 @@ def run(args: argparse.Namespace) -> int:
             height=args.height,
             covered_s=args.covered,
             lifted_s=args.lifted,
+            lifting_s=args.lifting,
             seed=args.seed,
             sensor_noise=args.noise,
+            first_looks=not args.full_reads,
         )
     except ImportError as e:
         print(f"shakecity bench-device: {e}", file=sys.stderr)

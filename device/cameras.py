@@ -454,14 +454,16 @@ class Scene:
     """What the simulated camera shows at a moment: the shake number and the phase of that shake."""
 
     shake: int  # 0, 1, 2, ...
-    phase: str  # "covered" (box on the table) or "lifted" (pattern showing)
+    phase: str  # "covered" (box on the table), "lifting" (the box moving off the cubes) or "lifted" (pattern showing)
+    lift: float = 0.0  # how far through the lift, 0 to 1 ("lifting" only)
 
 
 class SimulatedCamera(GrabbingCamera):
     """Shakes rendered by ``vision.shaker_scene.render_shake`` on a timeline read from ``clock``.
 
-    Each shake: the box covers the table for ``covered_s`` seconds, then is lifted and the pattern
-    stays still for ``lifted_s`` seconds; then the next shake. Patterns are drawn from ``contents``
+    Each shake: the box covers the table for ``covered_s`` seconds, then is lifted (``lifting_s`` seconds of
+    the box moving up off the cubes, a new view each frame: 0 lifts it at once) and the pattern stays still
+    for ``lifted_s`` seconds; then the next shake. Patterns are drawn from ``contents``
     (a mapping or a callable returning one, e.g. the game's ``state.shaker()``) with ``rng``; every
     ``knocked_out_every``-th shake (0: never) leaves a cube knocked out of the grid. ``outages`` are
     (start, end) clock windows during which the camera is unplugged (for demos and tests).
@@ -480,6 +482,7 @@ class SimulatedCamera(GrabbingCamera):
         fps: float = 10.0,
         covered_s: float = 2.0,
         lifted_s: float = 5.0,
+        lifting_s: float = 0.0,
         width: int = 1024,
         height: int = 768,
         contents: Mapping[str, int] | Callable[[], Mapping[str, int]] | None = None,
@@ -496,6 +499,7 @@ class SimulatedCamera(GrabbingCamera):
         self.rng = rng if rng is not None else random.Random(seed)
         self.covered_s = covered_s
         self.lifted_s = lifted_s
+        self.lifting_s = max(0.0, lifting_s)
         self.width, self.height = width, height
         self._contents = contents
         self._script = [list(map(list, p)) for p in patterns] if patterns else None
@@ -523,11 +527,15 @@ class SimulatedCamera(GrabbingCamera):
         """The scene at clock time ``t`` (the timeline starts at the first frame)."""
         if self._t0 is None:
             self._t0 = t
-        cycle = self.covered_s + self.lifted_s
+        cycle = self.covered_s + self.lifting_s + self.lifted_s
         elapsed = max(0.0, t - self._t0)
         shake = int(elapsed // cycle)
-        phase = "covered" if elapsed - shake * cycle < self.covered_s else "lifted"
-        return Scene(shake, phase)
+        into = elapsed - shake * cycle
+        if into < self.covered_s:
+            return Scene(shake, "covered")
+        if into < self.covered_s + self.lifting_s:
+            return Scene(shake, "lifting", (into - self.covered_s) / self.lifting_s)
+        return Scene(shake, "lifted")
 
     def shake(self, n: int) -> tuple[RawPattern, bool, int]:
         """Shake number ``n``: its pattern, whether a cube is knocked out, and its scene's seed (drawn once,
@@ -545,7 +553,10 @@ class SimulatedCamera(GrabbingCamera):
 
     def render(self, scene: Scene) -> np.ndarray:
         """The frame for ``scene``, rendered once and reused (a still table looks the same). The covered
-        and the lifted frames of one shake share the table, the light and the camera."""
+        and the lifted frames of one shake share the table, the light and the camera; a lifting frame is the
+        lifted one with the box drawn over it, as far up as the lift has gone."""
+        if scene.phase == "lifting":
+            return draw_box(self.render(Scene(scene.shake, "lifted")), raised=scene.lift)
         key = (scene.shake, scene.phase)
         frame_bgr = self._rendered.get(key)
         if frame_bgr is not None:
@@ -593,14 +604,17 @@ class SimulatedCamera(GrabbingCamera):
         return cv2.subtract(cv2.add(frame_bgr, added), taken)
 
 
-def draw_box(frame_bgr: np.ndarray) -> np.ndarray:
-    """The shaker box standing over the middle of the table (a covered pattern)."""
+def draw_box(frame_bgr: np.ndarray, raised: float = 0.0) -> np.ndarray:
+    """The shaker box standing over the middle of the table (a covered pattern); ``raised`` (0 to 1): that far
+    through being lifted, moved up and growing as it nears the camera, out of view at 1."""
     out = frame_bgr.copy()
     h, w = out.shape[:2]
-    side = int(min(h, w) * 0.62)
-    x0, y0 = (w - side) // 2, (h - side) // 2
+    side = int(min(h, w) * 0.62 * (1.0 + 0.5 * raised))
+    border = max(2, side // 40)
+    x0 = (w - side) // 2
+    y0 = (h - side) // 2 - int(raised * ((h + side) // 2 + border + 1))  # (its border too out of view at 1)
     cv2.rectangle(out, (x0, y0), (x0 + side, y0 + side), (48, 70, 110), thickness=-1)
-    cv2.rectangle(out, (x0, y0), (x0 + side, y0 + side), (30, 44, 70), thickness=max(2, side // 40))
+    cv2.rectangle(out, (x0, y0), (x0 + side, y0 + side), (30, 44, 70), thickness=border)
     return out
 
 
@@ -699,6 +713,7 @@ def open_camera(kind: str | None = None, **options: Any) -> GrabbingCamera:
                 "fps",
                 "covered_s",
                 "lifted_s",
+                "lifting_s",
                 "width",
                 "height",
                 "contents",

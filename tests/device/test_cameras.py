@@ -101,6 +101,31 @@ def test_simulated_timeline_covered_then_lifted_then_the_next_shake() -> None:
     assert camera.scene_at(t0 + 16.0) == Scene(2, "lifted")
 
 
+def test_simulated_lift_moves_the_box_off_the_cubes_a_frame_at_a_time() -> None:
+    """With ``lifting_s``, the box takes that long to leave: each moment of the lift is its own view (the live
+    reader's moving view), the box higher the further it has gone, out of view at the end."""
+    pytest.importorskip("vision.shaker_scene")
+    camera = SimulatedCamera(seed=3, covered_s=2.0, lifting_s=0.5, lifted_s=5.0, width=320, height=240)
+    t0 = 100.0
+    assert camera.scene_at(t0) == Scene(0, "covered")  # (the timeline starts at the first frame)
+    assert camera.scene_at(t0 + 1.99) == Scene(0, "covered")
+    assert camera.scene_at(t0 + 2.25) == Scene(0, "lifting", 0.5)
+    assert camera.scene_at(t0 + 2.5) == Scene(0, "lifted")
+    assert camera.scene_at(t0 + 7.49) == Scene(0, "lifted")
+    assert camera.scene_at(t0 + 7.5) == Scene(1, "covered")
+    lifted = camera.render(Scene(0, "lifted"))
+    # the box's lower edge: the last row it changes, higher up the further the lift has gone
+    lower = [
+        int(np.flatnonzero((camera.render(Scene(0, "lifting", f)) != lifted).any(axis=(1, 2)))[-1])
+        for f in (0.0, 0.4, 0.8)
+    ]
+    assert lower[0] > lower[1] > lower[2]
+    middle = (slice(100, 140), slice(140, 180))  # the cubes' place: covered at the start, clear by the end
+    assert (camera.render(Scene(0, "lifting", 0.0))[middle] != lifted[middle]).any(axis=2).all()
+    assert (camera.render(Scene(0, "lifting", 0.8))[middle] == lifted[middle]).all()
+    assert (cameras.draw_box(lifted, raised=1.0) == lifted).all()
+
+
 def test_simulated_shakes_are_seeded_and_possible() -> None:
     a = [SimulatedCamera(rng=random.Random(11)).shake(n)[0] for n in range(5)]
     b = [SimulatedCamera(rng=random.Random(11)).shake(n)[0] for n in range(5)]

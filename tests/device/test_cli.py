@@ -78,6 +78,8 @@ def test_bench_device_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> 
             "0.5",
             "--lifted",
             "1",
+            "--lifting",
+            "0.2",
             "--json",
         ]
     )
@@ -88,7 +90,8 @@ def test_bench_device_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> 
     assert figures["reader_per_frame"]["median_ms"] is not None
     assert figures["shakes_shown"] >= 1
     assert set(figures) >= {"frame_to_event", "lift_to_event", "read_right", "read_wrong", "shake_again", "missed"}
-    # the box lifted is a moving view: its first frame gets a first look (vision.shaker_live)
+    # the box being lifted is a moving view: its frames get a first look (vision.shaker_live)
+    assert figures["lifting_s"] == 0.2 and figures["first_looks"] is True
     assert figures["frames_read_with_a_first_look"] >= 1 and figures["frames_read_in_full"] >= 1
 
 
