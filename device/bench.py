@@ -120,7 +120,7 @@ def bench(
         contents=contents,
         sensor_noise=sensor_noise,
     )
-    reader = TimedReader(LiveShakerReader(first_look_while_moving=first_looks))
+    reader = TimedReader(LiveShakerReader(first_look_seconds=1.0 if first_looks else 0.0))
     news: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
     factory = MockFactory()
     tracker = RoundTracker(pin_factory=factory)

@@ -38,10 +38,13 @@ Both events are frozen dataclasses. The rules:
   read in full at least every ``reread_seconds`` anyway. ``still_level=None`` reads every frame.
 - A view that is moving (its thumbnail changed, as above, since the frame before: a hand, the box being
   lifted, cubes still rolling) is read with a first look only (:func:`vision.shaker.first_look`: none of
-  the second looks a refused frame gets). A valid first look is the full read's reading; a refusal is read
-  again in full as soon as the view holds still (the next frame unchanged from it). A refused frame costs
-  several times an accepted one in full (a hand or the box in view is refused) and about as much as one with
-  a first look. ``first_look_while_moving=False`` reads every changed frame in full.
+  the second looks a refused frame gets), for up to ``first_look_seconds`` of motion. A valid first look is
+  the full read's reading; a refusal is read again in full as soon as the view holds still (the next frame
+  unchanged from it). A refused frame costs several times an accepted one in full (a hand or the box in view
+  is refused) and about as much as one with a first look. A view moving for longer (a flickering lamp or a
+  screen in view: it may never hold still) is read in full again, frame by frame, as without first looks,
+  so that a pattern only a second look reads is still read. ``first_look_seconds=0`` reads every changed
+  frame in full.
 - ``min_interval_seconds``: frames arriving sooner than this after the last one read are skipped
   (on this shared x86 machine's one core a full read costs 11-30 ms median, from one day to the next, and a
   refused frame several times that; 3-4 times as much on a Raspberry Pi 4; a still view costs under a
@@ -125,7 +128,7 @@ class LiveShakerReader:
         min_interval_seconds: float = 0.0,
         still_level: float | None = 6.0,
         reread_seconds: float = 1.0,
-        first_look_while_moving: bool = True,
+        first_look_seconds: float = 1.0,
         reader: Callable[[np.ndarray], ShakerReading] | None = None,
     ) -> None:
         self.palette = palette
@@ -141,7 +144,8 @@ class LiveShakerReader:
         self.min_interval_seconds = min_interval_seconds
         self.still_level = still_level
         self.reread_seconds = reread_seconds
-        self.first_look_while_moving = first_look_while_moving
+        self.first_look_seconds = first_look_seconds
+        self._moving_since: float | None = None  # when the view began to move (None: it holds still)
         self._reader = reader
         # the last frame read: its thumbnail, time, reading, and whether it was read in full (not a first look)
         self._still: tuple[np.ndarray, float, ShakerReading, bool] | None = None
@@ -181,6 +185,12 @@ class LiveShakerReader:
             return self.read(frame_bgr)
         thumb = still_thumbnail(frame_bgr)
         previous, self._previous = self._previous, thumb
+        # (when the view began to move: None while it holds still)
+        if previous is None or unchanged(thumb, previous, self.still_level):
+            self._moving_since = None
+        elif self._moving_since is None:
+            self._moving_since = t_seconds
+        moving_since = self._moving_since
         if self._still is not None:
             ref, read_at, reading, full = self._still
             # (a first look's valid reading is the full read's: only its refusal is read again, in full)
@@ -188,8 +198,12 @@ class LiveShakerReader:
             if fresh and (full or reading.valid) and unchanged(thumb, ref, self.still_level):
                 self.reuses += 1
                 return reading
-        moving = previous is not None and not unchanged(thumb, previous, self.still_level)
-        first_only = moving and self.first_look_while_moving and self._reader is None
+        # (a first look only for first_look_seconds of motion; not with a reader of one's own)
+        first_only = (
+            moving_since is not None
+            and self._reader is None
+            and 0 <= t_seconds - moving_since < self.first_look_seconds
+        )
         self.reads += 1
         self.first_looks += first_only
         reading = self.read(frame_bgr, first_look_only=first_only)
@@ -205,7 +219,7 @@ class LiveShakerReader:
         if isinstance(frame_bgr, np.ndarray) and frame_bgr.ndim == 3 and frame_bgr.shape[2] == 3:
             reading = self._read_unless_still(frame_bgr, t_seconds)
         else:
-            self._still = self._previous = None
+            self._still = self._previous = self._moving_since = None
         self.last_reading = reading
         if reading is None or (not reading.valid and reading.grid_corners is None):
             key: object = "covered"

@@ -333,7 +333,7 @@ def test_a_moving_view_gets_a_first_look_and_its_refusal_is_read_in_full_once_it
     feed = [(other, 0.0)] + [(frame_bgr, 0.1 * (i + 1)) for i in range(10)]
     runs = {}
     for first_looks in (True, False):
-        live = LiveShakerReader(first_look_while_moving=first_looks)
+        live = LiveShakerReader(first_look_seconds=1.0 if first_looks else 0.0)
         events = [e for f, t in feed for e in live.feed(f, t)]
         runs[first_looks] = (events, live.reads, live.first_looks)
     events, reads, firsts = runs[True]
@@ -354,3 +354,21 @@ def test_a_valid_first_look_is_kept_while_the_view_holds_still(shaker_plain_scen
     events = [e for i, f in enumerate([other] + [frame_bgr] * 10) for e in live.feed(f, i / 10)]
     assert (live.reads, live.first_looks, live.reuses) == (2, 1, 9)
     assert [[list(r) for r in e.pattern] for e in events] == [truth["pattern"]]
+
+
+def test_a_view_that_never_holds_still_is_read_in_full_after_first_look_seconds():
+    """Generated set 41015's frame 0029 (a pattern only a second look reads) with a band across its top quarter
+    flickering 12 levels brighter every other frame (a lamp or a screen in view): no two frames alike, the view
+    never holds still. First looks refuse it for first_look_seconds of motion; then every frame is read in full
+    again, as without first looks, and the pattern is reported."""
+    frame_bgr, truth = set_scene(41015, 29, {41015: 30})
+    band = frame_bgr.copy()
+    top = slice(0, frame_bgr.shape[0] // 4)
+    band[top] = np.clip(band[top].astype(np.int16) + 12, 0, 255).astype(np.uint8)
+    live = LiveShakerReader(first_look_seconds=1.0)
+    events = [e for i in range(25) for e in live.feed(band if i % 2 else frame_bgr, i / 8)]  # (8 frames a second)
+    # 0: in full (no frame before it); 0.125 to 1.0, moving since 0.125: first looks; from 1.125 on: in full
+    assert (live.reads, live.first_looks, live.reuses) == (25, 8, 0)
+    assert [type(e) for e in events] == [PatternRead]
+    assert [list(r) for r in events[0].pattern] == truth["cells"]
+    assert events[0].at == 1.5  # (the first frame to have held it stable_seconds, 0.3 s, from 1.125)
