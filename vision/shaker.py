@@ -81,6 +81,11 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   for a grid whose cubes beside the pair went unfound (black on a dark table, the lattice fitted off them); that
   reading is the frame's when valid.
 
+Each of those second looks runs only on a refusal and replaces it only with a valid reading: :func:`first_look`'s
+settings turn them all off, for a read whose valid reading is the full read's and whose refusal is the full
+read's or a pattern only a second look reads, at about an accepted frame's cost (the live reader's look at a
+moving view, :mod:`vision.shaker_live`).
+
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
 [--debug out.png]`` (the ``read-shaker`` command).
