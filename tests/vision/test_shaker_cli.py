@@ -171,6 +171,11 @@ def test_bench_shaker(capsys):
     assert main(["bench-shaker", "--frames", "3", "--json"]) == 0
     b = json.loads(capsys.readouterr().out)
     assert b["frames"] == 3 and 0 < b["median_ms"] <= b["p95_ms"]
+    assert b["first_look"] is False and 0 <= b["refused_frames"] <= 3
+    # the first four frames of the bench's set (seed 1): one of them refused, read in first looks only too
+    assert main(["bench-shaker", "--frames", "4", "--first-look"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "(first looks only) on 4 decoded" in out[0] and out[1].strip().startswith("refused frames: 1,")
 
 
 def test_module_runs_alone(shaker_photo):
