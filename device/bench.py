@@ -120,7 +120,8 @@ def bench(
         contents=contents,
         sensor_noise=sensor_noise,
     )
-    reader = TimedReader(LiveShakerReader(first_look_seconds=1.0 if first_looks else 0.0))
+    # (first looks as the live reader gives them by default; else every changed frame in full)
+    reader = TimedReader(LiveShakerReader() if first_looks else LiveShakerReader(first_look_seconds=0.0))
     news: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
     factory = MockFactory()
     tracker = RoundTracker(pin_factory=factory)
