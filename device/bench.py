@@ -155,15 +155,16 @@ def bench(
                     table.game = new_game()
                     loop.refresh()
             results.append(result)
-        elapsed = time.monotonic() - started
+        ended = time.monotonic()
+        elapsed = ended - started
         camera_frames = camera.status().frames
     finally:
         loop.stop()
         tracker.close()
         factory.close()
-    shakes_shown = max(0, int(elapsed // cycle))
     patterns = [r for r in results if r["type"] == "pattern"]
     reported = {r["shake"] for r in results}
+    shown, missed = shakes_shown(camera.timeline_start, ended, cycle, reported)
     return {
         "seconds": round(elapsed, 1),
         "frame_size": [width, height],
@@ -180,12 +181,22 @@ def bench(
         "frames_reusing_a_reading": reader.reader.reuses,
         "frame_to_event": _ms([r["latency_s"] for r in patterns]),
         "lift_to_event": _ms([r["lift_to_event_s"] for r in results]),
-        "shakes_shown": shakes_shown,
+        "shakes_shown": shown,
         "read_right": sum(1 for r in patterns if r["right"]),
         "read_wrong": sum(1 for r in patterns if not r["right"]),
         "shake_again": sum(1 for r in results if r["type"] == "shake_again"),
-        "missed": max(0, shakes_shown - len(reported)),
+        "missed": missed,
     }
+
+
+def shakes_shown(timeline_start: float | None, ended: float, cycle: float, reported: set[int]) -> tuple[int, int]:
+    """How many shakes the run showed and how many of those went unreported, the shakes numbered from the camera's
+    timeline (``timeline_start``, its first frame; each ``cycle`` seconds long). A shake was shown when its cycle
+    ended (covered, lifted, the box put back) before the run did, or when it was reported before its cycle ended;
+    a shake whose lift the run ended in and that nobody reported is neither shown nor missed."""
+    whole = 0 if timeline_start is None else max(0, int((ended - timeline_start) // cycle))
+    shown = set(range(whole)) | reported
+    return len(shown), len(shown - reported)
 
 
 def render(figures: dict[str, Any]) -> str:
