@@ -114,7 +114,11 @@ def repeat_distances(
     far = settings.repeat_reach * pitch_w + half + 2
     x0, y0 = (max(0, int(np.floor(v - far))) for v in centres_w.min(0))
     x1, y1 = (int(np.ceil(v + far)) + 1 for v in centres_w.max(0))
-    lab = lab8_to_lab(lab8[y0:y1, x0:x1], single=True)
+    region = lab8[y0:y1, x0:x1]
+    if region.dtype == np.uint8 and region.ndim == 3 and region.shape[2] == 3:
+        lab = cv2.LUT(region, _lab8_table())  # (each of the 256 values per channel looked up: the same float32s)
+    else:
+        lab = lab8_to_lab(region, single=True)
     corner = np.array([x0, y0], dtype=np.float64)
     for i, centre in enumerate(centres_w):
         there = centre + shifts
@@ -130,12 +134,27 @@ def repeat_distances(
         map_y = (points[:, 1, None, None] + oy[None]).astype(np.float32).reshape(-1, ox.shape[1])
         patches = cv2.remap(lab, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         patches = patches.reshape(len(points), -1, 3)
-        per_pixel = np.sqrt(((patches[1:] - patches[0][None]) ** 2).sum(-1))
+        # (the squared differences summed channel by channel, in the order a sum over the last axis of three takes:
+        # the same float32s, without a reduction's overhead)
+        diff = patches[1:] - patches[0][None]
+        diff *= diff
+        per_pixel = diff[..., 0] + diff[..., 1]
+        per_pixel += diff[..., 2]
+        np.sqrt(per_pixel, out=per_pixel)
         kept = max(1, round(settings.repeat_kept_share * per_pixel.shape[1]))
         # (the nearest pixels' mean: a neighbour's shadow or side face over a sliver of an empty cell is left out)
         distances = np.partition(per_pixel, kept - 1, axis=1)[:, :kept].mean(1)
         out[i] = float(np.partition(distances, 1)[1])
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _lab8_table() -> np.ndarray:
+    """``lab8_to_lab``'s float32 CIELAB of each 8-bit value per channel, as a (256, 1, 3) table for cv2.LUT."""
+    values = np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 3, axis=2)
+    table = lab8_to_lab(values, single=True)
+    table.flags.writeable = False
+    return table
 
 
 def repeated_cells(

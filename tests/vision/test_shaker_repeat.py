@@ -146,3 +146,17 @@ def test_a_gingham_check_read_as_a_cube_is_refused() -> None:
     assert not now.valid
     repeats = [t["repeat"] for t in now.debug["cell_tests"] if "repeat" in t]
     assert repeats and min(repeats) < DEFAULT_SETTINGS.repeat_same_max
+
+
+def test_the_repeat_patches_lab_is_lab8_to_labs_to_the_bit() -> None:
+    """repeat_distances looks the working copy's 8-bit Lab up in a table (cv2.LUT) rather than converting it: every
+    value of every channel gives ``lab8_to_lab``'s own float32, so the distances are the conversion's."""
+    from vision.colour import lab8_to_lab
+    from vision.shaker_repeat import _lab8_table
+
+    rng = np.random.default_rng(5)
+    lab8 = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    lab8[0, :3] = [[0, 0, 0], [255, 255, 255], [128, 128, 128]]
+    looked_up = cv2.LUT(lab8, _lab8_table())
+    assert looked_up.dtype == np.float32
+    assert np.array_equal(looked_up, lab8_to_lab(lab8, single=True))
