@@ -72,6 +72,8 @@ def read_image_file(path: str | os.PathLike[str]) -> bytes:
     """An image file's bytes, size-checked before reading, or ImageReadError naming the file."""
     p = Path(path)
     try:
+        if p.is_dir():
+            raise ImageReadError(f"{p}: a folder, not an image file")
         if not p.is_file():
             raise ImageReadError(f"{p}: no such file")
         if p.stat().st_size > MAX_FILE_BYTES:

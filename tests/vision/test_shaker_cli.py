@@ -41,6 +41,8 @@ def _bad_files(tmp_path: Path, good: Path) -> dict[str, Path]:
         b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk))
     )
     files["missing"] = tmp_path / "missing.jpg"
+    files["folder"] = tmp_path / "photos.jpg"
+    files["folder"].mkdir()
     return files
 
 
@@ -67,7 +69,7 @@ def test_rotate_option(shaker_photo, capsys):
     assert out["pattern"] == [list(r) for r in zip(*truth["pattern"][::-1], strict=True)]
 
 
-@pytest.mark.parametrize("kind", ["empty", "text", "truncated", "enormous", "missing"])
+@pytest.mark.parametrize("kind", ["empty", "text", "truncated", "enormous", "missing", "folder"])
 def test_one_bad_image_is_one_line_error(shaker_photo, tmp_path, capsys, kind):
     bad = _bad_files(tmp_path, shaker_photo[0])[kind]
     assert main(["read-shaker", str(bad), "--json"]) != 0
@@ -185,3 +187,11 @@ def test_module_runs_alone(shaker_photo):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["pattern"] == truth["pattern"]
+
+
+def test_a_folder_is_named_as_a_folder_not_as_a_missing_file(shaker_photo, tmp_path, capsys):
+    bad = _bad_files(tmp_path, shaker_photo[0])
+    assert main(["read-shaker", str(bad["folder"])]) != 0
+    assert "a folder, not an image file" in capsys.readouterr().err
+    assert main(["read-shaker", str(bad["missing"])]) != 0
+    assert "no such file" in capsys.readouterr().err
