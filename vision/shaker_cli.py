@@ -14,8 +14,9 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 
@@ -122,14 +123,68 @@ def _describe(reading: ShakerReading) -> str:
 # ---------------------------------------------------------------- evaluation
 
 
-def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dict[str, Any]:
-    """Read every image of a labelled folder and measure the reader against ``truth.json``."""
-    truth_path = folder / "truth.json"
-    truth = _read_json(truth_path)
-    if not isinstance(truth, dict) or not truth:
-        raise InputError(f"{truth_path}: expected an object mapping image names to their truth")
-    names = sorted(truth)[:limit] if limit else sorted(truth)
-    tables = _tables(folder)
+class _Read(NamedTuple):
+    """What the evaluation asks of a reading (a worker sends back this much, not the reading's debug)."""
+
+    valid: bool
+    pattern: list[list[str]] | None
+    reason: str | None
+
+
+def _read_one(job: tuple[Path, Palette]) -> tuple[_Read | None, float, str | None]:
+    """One labelled image read (in a worker process with ``--jobs``): the reading, its seconds (after decoding),
+    or the image's error."""
+    path, palette = job
+    try:
+        frame_bgr = read_image(path)
+    except VisionError as e:
+        return None, 0.0, str(e)
+    t0 = time.perf_counter()
+    reading = read_shaker(frame_bgr, palette)
+    seconds = time.perf_counter() - t0
+    return _Read(reading.valid, reading.pattern, reading.reason), seconds, None
+
+
+def _one_thread_each() -> None:
+    """A worker's OpenCV on one thread: ``--jobs N`` uses N cores, each image read as ``bench-shaker`` reads it."""
+    cv2.setNumThreads(1)
+
+
+def _readings(paths: list[Path], palette: Palette, jobs: int) -> Iterator[tuple[_Read | None, float, str | None]]:
+    """Each image's :func:`_read_one`, in the order given: here, or in ``jobs`` worker processes."""
+    if jobs <= 1 or len(paths) <= 1:
+        yield from map(_read_one, ((p, palette) for p in paths))
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # (spawned workers: no OpenCV thread pool inherited through a fork)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_one_thread_each) as pool:
+        yield from pool.map(_read_one, ((p, palette) for p in paths), chunksize=8)
+
+
+def evaluate(
+    folder: Path | Sequence[Path], palette: Palette, *, limit: int | None = None, jobs: int = 1
+) -> dict[str, Any]:
+    """Read every image of a labelled folder (or of several: the counts summed, each misread image named by its
+    folder too) and measure the reader against ``truth.json``. ``jobs``: worker processes reading the images (the
+    counts the same; the read time each image's own)."""
+    folders = [folder] if isinstance(folder, Path) else list(folder)
+    labelled: list[tuple[str, dict[str, Any], str | None, Path]] = []  # (name shown, truth, table, path)
+    for one in folders:
+        truth_path = one / "truth.json"
+        truth = _read_json(truth_path)
+        if not isinstance(truth, dict) or not truth:
+            raise InputError(f"{truth_path}: expected an object mapping image names to their truth")
+        names = sorted(truth)[:limit] if limit else sorted(truth)
+        tables = _tables(one)
+        for name in names:
+            t = truth[name]
+            if not isinstance(t, dict) or "valid" not in t:
+                raise InputError(f"{truth_path}: {name}: expected {{'valid': ..., 'pattern': ...}}")
+            shown = name if len(folders) == 1 else f"{one.name}/{name}"
+            labelled.append((shown, t, tables.get(name), one / name))
     by_table: dict[str, Counter[str]] = {}
     cubes = cubes_ok = 0
     patterns = patterns_ok = 0
@@ -138,18 +193,12 @@ def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dic
     confusion: Counter[tuple[str, str]] = Counter()
     misread: list[str] = []
     times = []
-    for name in names:
-        t = truth[name]
-        if not isinstance(t, dict) or "valid" not in t:
-            raise InputError(f"{truth_path}: {name}: expected {{'valid': ..., 'pattern': ...}}")
-        try:
-            frame_bgr = read_image(folder / name)
-        except VisionError as e:
-            misread.append(f"{name}: {e}")
+    read = _readings([path for *_, path in labelled], palette, jobs)
+    for (name, t, table, _path), (reading, seconds, error) in zip(labelled, read, strict=True):
+        if reading is None:
+            misread.append(f"{name}: {error}")
             continue
-        t0 = time.perf_counter()
-        reading = read_shaker(frame_bgr, palette)
-        times.append(time.perf_counter() - t0)
+        times.append(seconds)
         # (what the image counts for by its table, as judged below for the whole folder)
         counted = ["complete" if t["valid"] else "incomplete"]
         if t["valid"]:
@@ -182,10 +231,10 @@ def evaluate(folder: Path, palette: Palette, *, limit: int | None = None) -> dic
             else:
                 counted.append("incomplete_accepted")
                 misread.append(f"{name}: accepted an incomplete pattern as {json.dumps(reading.pattern)}")
-        if name in tables:
-            by_table.setdefault(tables[name], Counter()).update(counted)
+        if table is not None:
+            by_table.setdefault(table, Counter()).update(counted)
     return {
-        "images": len(names),
+        "images": len(labelled),
         "complete": complete,
         "incomplete": incomplete,
         "cube_accuracy": cubes_ok / cubes if cubes else None,
@@ -277,10 +326,13 @@ def format_evaluation(ev: dict[str, Any]) -> str:
 def run_eval(args: argparse.Namespace) -> int:
     try:
         palette = _palette(args)
-        folder = Path(args.dir)
-        if not folder.is_dir():
-            raise InputError(f"{folder}: not a folder")
-        ev = evaluate(folder, palette, limit=args.limit)
+        if args.jobs < 1:
+            raise InputError("--jobs must be at least 1")
+        folders = [Path(d) for d in args.dir]
+        for folder in folders:
+            if not folder.is_dir():
+                raise InputError(f"{folder}: not a folder")
+        ev = evaluate(folders[0] if len(folders) == 1 else folders, palette, limit=args.limit, jobs=args.jobs)
     except InputError as e:
         print(f"shakecity eval-shaker: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -412,9 +464,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_read)
 
     p = sub.add_parser("eval-shaker", help="measure the shaker reader on a labelled folder (truth.json)")
-    p.add_argument("dir", metavar="DIR")
+    p.add_argument("dir", metavar="DIR", nargs="+", help="labelled folders (several: their counts summed)")
     p.add_argument("--palette", metavar="FILE")
-    p.add_argument("--limit", type=int, default=None, help="read only the first N images")
+    p.add_argument("--limit", type=int, default=None, help="read only the first N images of each folder")
+    p.add_argument("--jobs", type=int, default=1, help="read the images in N processes (one OpenCV thread each)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_eval)
 

@@ -161,6 +161,35 @@ def test_eval_shaker_by_table_needs_a_meta_json_and_refuses_a_broken_one(tmp_pat
     assert captured.out == "" and "meta.json: not valid JSON" in captured.err
 
 
+def test_eval_shaker_sums_several_folders_and_reads_them_in_worker_processes_the_same(tmp_path, capsys):
+    folders = [tmp_path / "a", tmp_path / "b"]
+    for seed, folder in enumerate(folders, start=3):
+        assert main(["make-shaker-set", str(folder), "--n", "4", "--seed", str(seed)]) == 0
+    # (one image of the second folder broken: named by its folder in the misread list)
+    (folders[1] / "0001.png").write_bytes(b"not a png")
+    capsys.readouterr()
+    alone = []
+    for folder in folders:
+        assert main(["eval-shaker", str(folder), "--json"]) == 0
+        alone.append(json.loads(capsys.readouterr().out))
+    assert main(["eval-shaker", *map(str, folders), "--json", "--jobs", "2"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    for key in ("images", "complete", "incomplete", "cubes", "patterns_right", "false_refusals"):
+        assert both[key] == alone[0][key] + alone[1][key], key
+    assert both["misread"] == [f"{f.name}/{m}" for f, ev in zip(folders, alone, strict=True) for m in ev["misread"]]
+    assert any(m.startswith("b/0001.png: ") for m in both["misread"])
+    tables = set(alone[0]["by_table"]) | set(alone[1]["by_table"])
+    assert set(both["by_table"]) == tables
+    # one folder in two processes: the same figures as in one, but the read time (each image's own)
+    assert main(["eval-shaker", str(folders[0]), "--json", "--jobs", "2"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in again.items() if k != "ms_median"} == {
+        k: v for k, v in alone[0].items() if k != "ms_median"
+    }
+    assert main(["eval-shaker", str(folders[0]), "--jobs", "0"]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
+
+
 def test_eval_shaker_bad_folder(tmp_path, capsys):
     assert main(["eval-shaker", str(tmp_path / "nope")]) == 2
     (tmp_path / "truth.json").write_text("[")
