@@ -15,6 +15,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -336,6 +337,9 @@ def run_eval(args: argparse.Namespace) -> int:
     except InputError as e:
         print(f"shakecity eval-shaker: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenProcessPool:
+        print("shakecity eval-shaker: a worker process died (killed, or out of memory?): no figures", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(ev))
     else:
