@@ -15,8 +15,9 @@ memory -> round tracker on mock pins -> listeners) for a while, playing the game
   reader's stability wait;
 - how many shakes were read right, read wrong, refused (shake again) or missed.
 
-``shakecity bench-device [--seconds 20] [--lifting 0.3] [--full-reads] [--json]`` or ``python -m device.bench``
-(``--full-reads``: every changed frame read in full, no first looks, to compare).
+``shakecity bench-device [--seconds 20] [--lifting 0.3] [--full-reads] [--reader-slowdown K] [--json]`` or
+``python -m device.bench`` (``--full-reads``: every changed frame read in full, no first looks, to compare;
+``--reader-slowdown 3.5``: the reader played 3.5 times slower, as on a Raspberry Pi 4, by waiting after each frame).
 """
 
 from __future__ import annotations
@@ -39,17 +40,31 @@ from .table import MemoryTable, TableLoop
 
 
 class TimedReader:
-    """Wraps a reader and records how long each ``feed`` takes (a measurement, not a stand-in)."""
+    """Wraps a reader and records how long each ``feed`` takes (a measurement, not a stand-in).
 
-    def __init__(self, reader: Any) -> None:
+    ``slowdown`` k > 1 plays a slower machine (a Raspberry Pi 4 is 3-4 times slower than a laptop core): after
+    each feed it waits (k - 1) times the feed's own time before the loop gets the events, so the loop skips the
+    frames a reader k times slower would miss and every event comes that much later. ``work_seconds``: each
+    feed's own time; ``seconds``: each feed's time as played (k times it, or a little more: a wait never ends
+    early)."""
+
+    def __init__(self, reader: Any, slowdown: float = 1.0) -> None:
+        if slowdown < 1.0:
+            raise ValueError("slowdown must be at least 1")
         self.reader = reader
+        self.slowdown = slowdown
         self.seconds: list[float] = []
+        self.work_seconds: list[float] = []
         self._lock = threading.Lock()
 
     def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
         start = time.perf_counter()
         events = list(self.reader.feed(frame_bgr, t))
+        work = time.perf_counter() - start
+        if self.slowdown > 1.0:
+            time.sleep((self.slowdown - 1.0) * work)
         with self._lock:
+            self.work_seconds.append(work)
             self.seconds.append(time.perf_counter() - start)
         return events
 
@@ -92,6 +107,7 @@ def bench(
     sensor_noise: float = 2.0,
     players: tuple[str, ...] = ("Ann", "Bo", "Cy"),
     first_looks: bool = True,
+    reader_slowdown: float = 1.0,
 ) -> dict[str, Any]:
     """Run the live loop for ``seconds`` and measure it (see the module docstring)."""
     from gpiozero.pins.mock import MockFactory
@@ -121,7 +137,9 @@ def bench(
         sensor_noise=sensor_noise,
     )
     # (first looks as the live reader gives them by default; else every changed frame in full)
-    reader = TimedReader(LiveShakerReader() if first_looks else LiveShakerReader(first_look_seconds=0.0))
+    reader = TimedReader(
+        LiveShakerReader() if first_looks else LiveShakerReader(first_look_seconds=0.0), slowdown=reader_slowdown
+    )
     news: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
     factory = MockFactory()
     tracker = RoundTracker(pin_factory=factory)
@@ -173,6 +191,7 @@ def bench(
         "loop_fps": round(loop.frames_seen / elapsed, 1),
         "frames_skipped": max(0, camera_frames - loop.frames_seen),
         "reader_per_frame": _ms(reader.seconds),
+        "reader_slowdown": reader_slowdown,
         "sensor_noise": sensor_noise,
         "lifting_s": lifting_s,
         "first_looks": first_looks,
@@ -204,7 +223,9 @@ def render(figures: dict[str, Any]) -> str:
     w, h = f["frame_size"]
     lines = [
         f"live table loop, {f['seconds']} s of {w}x{h} simulated frames (camera capped at {f['camera_fps_cap']} fps; "
-        f"each lift {f['lifting_s']} s; {'first looks' if f['first_looks'] else 'full reads'} while the view moves)",
+        f"each lift {f['lifting_s']} s; {'first looks' if f['first_looks'] else 'full reads'} while the view moves"
+        + (f"; the reader played {f['reader_slowdown']} times slower" if f["reader_slowdown"] > 1 else "")
+        + ")",
         f"  camera          {f['camera_fps']} frames/s",
         f"  loop            {f['loop_fps']} frames/s ({f['frames_skipped']} frames skipped while the reader was busy)",
         "  reader          {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max per frame".format(
@@ -234,6 +255,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--full-reads", action="store_true", help="read every changed frame in full: no first looks (to compare)"
     )
+    p.add_argument(
+        "--reader-slowdown",
+        type=float,
+        default=1.0,
+        metavar="K",
+        help="play a reader K times slower (it waits K - 1 times each frame's time): a Raspberry Pi 4 is 3-4",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--noise", type=float, default=2.0, help="the camera's sensor noise in levels (default 2)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -245,6 +273,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.lifting < 0:
         print("shakecity bench-device: --lifting must not be negative", file=sys.stderr)
+        return 2
+    if not args.reader_slowdown >= 1:
+        print("shakecity bench-device: --reader-slowdown must be at least 1", file=sys.stderr)
         return 2
     try:
         figures = bench(
@@ -258,6 +289,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             sensor_noise=args.noise,
             first_looks=not args.full_reads,
+            reader_slowdown=args.reader_slowdown,
         )
     except ImportError as e:
         print(f"shakecity bench-device: {e}", file=sys.stderr)

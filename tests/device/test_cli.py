@@ -91,7 +91,7 @@ def test_bench_device_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> 
     assert figures["shakes_shown"] >= 1
     assert set(figures) >= {"frame_to_event", "lift_to_event", "read_right", "read_wrong", "shake_again", "missed"}
     # the box being lifted is a moving view: its frames get a first look (vision.shaker_live)
-    assert figures["lifting_s"] == 0.2 and figures["first_looks"] is True
+    assert figures["lifting_s"] == 0.2 and figures["first_looks"] is True and figures["reader_slowdown"] == 1.0
     assert figures["frames_read_with_a_first_look"] >= 1 and figures["frames_read_in_full"] >= 1
 
 
@@ -109,3 +109,8 @@ def test_picamera2_is_imported_lazily() -> None:
     code = "import sys, device.cameras, device.table, device.doctor; print('picamera2' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_bench_device_refuses_a_reader_played_faster(capsys) -> None:
+    assert main(["bench-device", "--seconds", "1", "--reader-slowdown", "0.5"]) == 2
+    assert "--reader-slowdown must be at least 1" in capsys.readouterr().err
