@@ -333,7 +333,7 @@ def run_eval(args: argparse.Namespace) -> int:
         for folder in folders:
             if not folder.is_dir():
                 raise InputError(f"{folder}: not a folder")
-        ev = evaluate(folders[0] if len(folders) == 1 else folders, palette, limit=args.limit, jobs=args.jobs)
+        ev = evaluate(folders, palette, limit=args.limit, jobs=args.jobs)
     except InputError as e:
         print(f"shakecity eval-shaker: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
