@@ -97,7 +97,8 @@ def repeat_distances(
     """Each cell's distance (CIE76, the mean of the nearest ``repeat_kept_share`` of a square patch's pixels,
     ``repeat_half`` pitches each way) to the table the periods carry it to: the second smallest over the shifts by
     up to ``repeat_span`` of each period that land at least ``repeat_clear`` pitches from the grid's centre cell,
-    within ``repeat_reach`` pitches of the cell and inside the frame. ``centres_w``: the nine cells' centres in
+    within ``repeat_reach`` pitches of the cell and inside the frame. ``lab8``: the working copy's 8-bit Lab (uint8,
+    as :func:`table_periods`'). ``centres_w``: the nine cells' centres in
     working pixels, row by row. inf for a cell with fewer than two such shifts."""
     h, w = lab8.shape[:2]
     half = max(2, round(settings.repeat_half * pitch_w))
@@ -114,11 +115,8 @@ def repeat_distances(
     far = settings.repeat_reach * pitch_w + half + 2
     x0, y0 = (max(0, int(np.floor(v - far))) for v in centres_w.min(0))
     x1, y1 = (int(np.ceil(v + far)) + 1 for v in centres_w.max(0))
-    region = lab8[y0:y1, x0:x1]
-    if region.dtype == np.uint8 and region.ndim == 3 and region.shape[2] == 3:
-        lab = cv2.LUT(region, _lab8_table())  # (each of the 256 values per channel looked up: the same float32s)
-    else:
-        lab = lab8_to_lab(region, single=True)
+    # (the region's 8-bit Lab looked up per channel: lab8_to_lab's float32s, in one OpenCV pass)
+    lab = cv2.LUT(lab8[y0:y1, x0:x1], _lab8_table())
     corner = np.array([x0, y0], dtype=np.float64)
     for i, centre in enumerate(centres_w):
         there = centre + shifts
