@@ -224,3 +224,23 @@ def test_a_folder_is_named_as_a_folder_not_as_a_missing_file(shaker_photo, tmp_p
     assert "a folder, not an image file" in capsys.readouterr().err
     assert main(["read-shaker", str(bad["missing"])]) != 0
     assert "no such file" in capsys.readouterr().err
+
+
+def test_a_phone_photo_stored_sideways_is_read_as_the_phone_showed_it(shaker_photo, tmp_path, capsys):
+    # a phone held upright stores its pixels sideways and an EXIF orientation tag saying how to turn them
+    # (6: a quarter turn clockwise); the pattern is the one the player saw on the phone, not the stored pixels'
+    from PIL import Image
+
+    path, truth = shaker_photo
+    frame_bgr = cv2.imread(str(path))
+    stored_rgb = cv2.cvtColor(cv2.rotate(frame_bgr, cv2.ROTATE_90_COUNTERCLOCKWISE), cv2.COLOR_BGR2RGB)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # Orientation
+    tagged, plain = tmp_path / "upright.jpg", tmp_path / "sideways.jpg"
+    Image.fromarray(stored_rgb).save(tagged, quality=95, exif=exif)
+    Image.fromarray(stored_rgb).save(plain, quality=95)
+    assert main(["read-shaker", str(tagged), str(plain), "--json"]) == 0
+    upright, sideways = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert upright["pattern"] == truth["pattern"]
+    # the same pixels without the tag: the pattern a quarter turn round (its rows are the truth's columns)
+    assert sideways["pattern"] == [list(col) for col in zip(*truth["pattern"], strict=True)][::-1]
