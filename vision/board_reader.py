@@ -497,7 +497,8 @@ def decode_photo_scaled(
             except cv2.error:
                 photo_bgr = None
             if photo_bgr is not None and photo_bgr.size:
-                return photo_bgr, size[0] / photo_bgr.shape[1]
+                # (the long sides: a photo stored sideways with an EXIF orientation tag is decoded turned upright)
+                return photo_bgr, max(size) / max(photo_bgr.shape[:2])
     return decode_image_bytes(data, what), 1.0
 
 

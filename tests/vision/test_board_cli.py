@@ -252,3 +252,32 @@ def test_make_board_set_writes_a_folder_eval_board_reads(tmp_path: Path, capsys)
     result = json.loads(capsys.readouterr().out)
     assert result["no_board_refused"] == 2 and result["north_right"] == result["boards"] == 4
     assert main(["make-board-set", str(folder), "--side", "seaside"]) == 2
+
+
+def test_a_large_phone_photo_stored_sideways_gives_the_outline_in_the_upright_photos_pixels(
+    board_folder: Path, tmp_path: Path, capsys
+) -> None:
+    # a phone held upright stores its pixels sideways with an EXIF orientation tag (6: turn a quarter clockwise);
+    # OpenCV turns them as it decodes, also when it decodes a large JPEG at a reduced size: the outline (in the
+    # upright photo's pixels) is the one the same photo stored upright gives
+    from PIL import Image
+
+    scene, _ = scene_and_calibration(31, "waterfront")
+    frame_bgr, _ = render_board_photo(
+        random_grid(random.Random(3)), random.Random(43), scene=scene, north="right", width=2400, height=1800
+    )
+    exif = Image.Exif()
+    exif[0x0112] = 6  # Orientation
+    rgb = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2RGB)
+    upright, sideways = tmp_path / "upright.jpg", tmp_path / "sideways.jpg"
+    Image.fromarray(rgb).save(upright, quality=92)
+    Image.fromarray(cv2.rotate(rgb, cv2.ROTATE_90_COUNTERCLOCKWISE)).save(sideways, quality=92, exif=exif)
+    capsys.readouterr()
+    cal = str(board_folder / "cal.json")
+    assert main(["read-board", str(upright), str(sideways), "--calibration", cal, "--json"]) == 0
+    a, b = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert a["found"] and b["found"] and a["grid"] == b["grid"] and a["north"] == b["north"] == "right"
+    # (within 1 % of the long side: the turned pixels are compressed and reduced apart; at the wrong scale, 25 %)
+    for (xa, ya), (xb, yb) in zip(a["outline"], b["outline"], strict=True):
+        assert abs(xa - xb) <= 24 and abs(ya - yb) <= 24, (a["outline"], b["outline"])
+    assert max(x for x, _ in a["outline"]) <= 2400 and max(y for _, y in a["outline"]) <= 1800
