@@ -28,7 +28,11 @@ Both events are frozen dataclasses. The rules:
   still reported (the players straightened the cubes). The refusal must follow a lift: it counts from
   a change seen while armed (after ``rearm_seconds`` of frames with no grid, after a pattern, or its
   grid moving by more than ``moved_share`` of the grid's size), never from a view that was already
-  there (the box down over stray cubes, a grid that was showing when the reader armed or started).
+  there (the box down over stray cubes, a grid that was showing when the reader armed or started). The
+  change must be the view's (its thumbnail changed since the last frame read, see below): a still view read
+  again (after ``reread_seconds``, or a first look's refusal read in full) that the reader now refuses on
+  another grid, or not at all (the box held down: sensor noise tips it between the strays' lattices), is
+  not the box lifted.
 - A frame that cannot be read (``None``, wrong shape) counts as covered.
 - A frame that has not changed since the last frame read in full (its small colour thumbnail, less any
   overall brightness shift, nowhere more than ``still_level`` levels from that frame's, see
@@ -165,6 +169,9 @@ class LiveShakerReader:
         self._gone_since: float | None = None
         self._gone_frames = 0
         self._lifted = False  # a change seen while armed: a refusal from here on follows a lift
+        # whether this frame's view differs from the last frame read (always, without thumbnails): only then can a
+        # reading that differs from the one before be the box lifted; on a still view it is the reader's own doubt
+        self._view_changed = True
         self._prev_key: object = None
         self._prev_corners: np.ndarray | None = None
         self.last_reading: ShakerReading | None = None
@@ -182,6 +189,7 @@ class LiveShakerReader:
         docstring), else a read: a first look only while the view moves, in full once it holds still."""
         if self.still_level is None or frame_bgr.dtype != np.uint8 or min(frame_bgr.shape[:2]) < 8:
             self.reads += 1
+            self._view_changed = True  # (no thumbnails: every reading may be a new view)
             return self.read(frame_bgr)
         thumb = still_thumbnail(frame_bgr)
         previous, self._previous = self._previous, thumb
@@ -195,9 +203,15 @@ class LiveShakerReader:
             ref, read_at, reading, full = self._still
             # (a first look's valid reading is the full read's: only its refusal is read again, in full)
             fresh = 0 <= t_seconds - read_at < self.reread_seconds
-            if fresh and (full or reading.valid) and unchanged(thumb, ref, self.still_level):
+            unmoved = unchanged(thumb, ref, self.still_level)
+            if fresh and (full or reading.valid) and unmoved:
                 self.reuses += 1
+                self._view_changed = False
                 return reading
+            # (read again with the view as it was: a reread after reread_seconds, a first look's refusal read in full)
+            self._view_changed = not unmoved
+        else:
+            self._view_changed = True
         # (a first look only for first_look_seconds of motion; not with a reader of one's own)
         first_only = (
             moving_since is not None
@@ -220,6 +234,7 @@ class LiveShakerReader:
             reading = self._read_unless_still(frame_bgr, t_seconds)
         else:
             self._still = self._previous = self._moving_since = None
+            self._view_changed = True
         self.last_reading = reading
         if reading is None or (not reading.valid and reading.grid_corners is None):
             key: object = "covered"
@@ -229,7 +244,7 @@ class LiveShakerReader:
             key = "refused"
         covered_long = self._covered_since is not None and t_seconds - self._covered_since >= self.rearm_seconds - 1e-9
         corners = np.asarray(reading.grid_corners, dtype=np.float64) if key == "refused" and reading else None
-        if self.armed and key == "refused" and not self._lifted:
+        if self.armed and key == "refused" and not self._lifted and self._view_changed:
             if self._prev_key == "covered" and covered_long:
                 self._lifted = True  # the cubes show after a while with none: the box was lifted
             elif isinstance(self._prev_key, tuple):
