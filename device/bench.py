@@ -195,8 +195,9 @@ def bench(
         "sensor_noise": sensor_noise,
         "lifting_s": lifting_s,
         "first_looks": first_looks,
-        "frames_read_in_full": reader.reader.reads - reader.reader.first_looks,
+        "frames_read_in_full": reader.reader.reads - reader.reader.first_looks - reader.reader.looks_again,
         "frames_read_with_a_first_look": reader.reader.first_looks,
+        "still_refusals_looked_at_again": reader.reader.looks_again,
         "frames_reusing_a_reading": reader.reader.reuses,
         "frame_to_event": _ms([r["latency_s"] for r in patterns]),
         "lift_to_event": _ms([r["lift_to_event_s"] for r in results]),
@@ -232,7 +233,8 @@ def render(figures: dict[str, Any]) -> str:
             **f["reader_per_frame"]
         ),
         f"  still view      {f['frames_read_in_full']} frames read in full, {f['frames_read_with_a_first_look']} with "
-        f"a first look (a moving view), {f['frames_reusing_a_reading']} reused the last reading (sensor noise "
+        f"a first look (a moving view), {f['still_refusals_looked_at_again']} with a first look again (a still view "
+        f"refused in full), {f['frames_reusing_a_reading']} reused the last reading (sensor noise "
         f"{f['sensor_noise']} levels)",
         "  frame -> event  {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["frame_to_event"]),
         "  lift -> event   {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["lift_to_event"]),

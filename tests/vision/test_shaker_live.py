@@ -283,6 +283,39 @@ def test_the_box_held_down_is_not_a_refused_shake_though_its_reread_finds_anothe
     assert [list(r) for r in events[0].pattern] == truth["pattern"]
 
 
+def test_a_still_view_refused_in_full_is_looked_at_again_with_a_first_look_only(monkeypatch):
+    """The box held down for 4 s: read in full once it holds still, then, every ``reread_seconds``, looked at
+    with a first look only (a full read's second looks would find nothing new, at several times a look's cost);
+    the full read's refusal stands. With ``first_look_seconds=0`` every reread is in full, as before."""
+    import random
+
+    import vision.shaker_live as live_module
+    from vision.shaker_scene import random_pattern, render_shake
+
+    covered, _ = render_shake(random_pattern(random.Random(44)), random.Random(44), covered=True)
+    full_reads = []
+    real_read = live_module.read_shaker
+
+    def counted(frame_bgr, *args, settings, **kw):
+        full_reads.append(settings == live_module.DEFAULT_SETTINGS)
+        return real_read(frame_bgr, *args, settings=settings, **kw)
+
+    monkeypatch.setattr(live_module, "read_shaker", counted)
+    for first_look_seconds, full_expected in ((1.0, 1), (0.0, 5)):
+        full_reads.clear()
+        live = LiveShakerReader(first_look_seconds=first_look_seconds)
+        rng = np.random.default_rng(44)
+        reasons = set()
+        for i in range(41):  # 4 s at 10 frames a second, fresh sensor noise on each
+            live.feed(noisy(covered, rng), i / 10)
+            assert live.last_reading is not None and not live.last_reading.valid
+            reasons.add(live.last_reading.reason)
+        assert full_reads.count(True) == full_expected, full_reads
+        if first_look_seconds:
+            assert live.looks_again == 4 and full_reads.count(False) == 4
+            assert len(reasons) == 1  # (the full read's refusal, whatever the looks say)
+
+
 # ---------------------------------------------------------------- a still view is not read again
 
 
