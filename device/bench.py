@@ -71,6 +71,10 @@ class TimedReader:
     def read(self, frame_bgr: np.ndarray) -> Any:
         return self.reader.read(frame_bgr)
 
+    def watch(self, newest_frame: Any) -> None:
+        """The reader's own ``watch`` (the loop gives it the camera's newest frame)."""
+        self.reader.watch(newest_frame)
+
 
 def place_everyone(game: Game) -> None:
     """Every player takes their first legal colour at its first legal spot (the active player first)."""

@@ -162,6 +162,15 @@ class TableLoop:
         self._reader_error: str | None = None
         if tracker is not None:
             tracker.bind(next_round=self.next_round, rescan=self.rescan, undo=self.undo)
+        watch = getattr(reader, "watch", None)
+        if callable(watch):
+            # (a reader that can stop a long read when the view changes under it is given the camera's newest frame)
+            watch(self._newest_frame)
+
+    def _newest_frame(self) -> np.ndarray | None:
+        """The camera's newest frame's image (None without a camera or a frame)."""
+        frame = self.camera.latest() if self.camera is not None else None
+        return None if frame is None else frame.frame_bgr
 
     # ---------------------------------------------------------------------------------- listeners
     def add_listener(self, listener: Listener) -> None:

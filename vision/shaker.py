@@ -84,7 +84,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 Each of those second looks runs only on a refusal and replaces it only with a valid reading: :func:`first_look`'s
 settings turn them all off, for a read whose valid reading is the full read's and whose refusal is the full
 read's or a pattern only a second look reads, at about an accepted frame's cost (the live reader's look at a
-moving view, :mod:`vision.shaker_live`).
+moving view, :mod:`vision.shaker_live`). ``read_shaker(..., should_stop=f)`` asks ``f`` as each of these reads
+begins and stops with :class:`ReadStopped` when it says so (the live reader's view changed under the second looks).
 
 :func:`read_shaker` chains them and returns a :class:`ShakerReading`; :func:`draw_reading` annotates a
 frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] [--rotate 90]
@@ -94,6 +95,7 @@ frame. Run alone: ``python -m vision.shaker photo.jpg [--json] [--palette FILE] 
 from __future__ import annotations
 
 import collections
+import contextvars
 import functools
 import itertools
 import math
@@ -3357,6 +3359,15 @@ def first_look(settings: ShakerSettings = DEFAULT_SETTINGS) -> ShakerSettings:
     )
 
 
+class ReadStopped(Exception):
+    """:func:`read_shaker` stopped before its reading: its ``should_stop`` said so (the live reader's view changed
+    under a refused frame's second looks: their reading would be of a view no longer there)."""
+
+
+# (read_shaker's should_stop, asked as each read of the frame begins: its first and each second look)
+_SHOULD_STOP: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar("should_stop", default=None)
+
+
 def read_shaker(
     frame_bgr: np.ndarray,
     palette: Palette | None = None,
@@ -3364,6 +3375,7 @@ def read_shaker(
     *,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     shaker: Mapping[str, int] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> ShakerReading:
     """Read the 3 x 3 pattern in a BGR frame, or refuse with a reason.
 
@@ -3372,7 +3384,15 @@ def read_shaker(
     refused with the rules engine's reason. A refused frame may be a close-up, its cubes larger than the finder's
     sizes: it is read again on a smaller working copy (``close_up_long_side``, :func:`close_up_reading`). A frame
     still refused is read once more with square lattice steps (``square_retry``, :func:`square_steps_reading`).
+    ``should_stop`` is asked as each read of the frame begins (its first look and each second look, tens of
+    milliseconds apart); when it answers true the read stops with :class:`ReadStopped`.
     """
+    if should_stop is not None:
+        token = _SHOULD_STOP.set(should_stop)
+        try:
+            return read_shaker(frame_bgr, palette, rotation, settings=settings, shaker=shaker)
+        finally:
+            _SHOULD_STOP.reset(token)
     made: list[_FrameWork] = []
     first = _read(frame_bgr, palette, rotation, settings=settings, shaker=shaker, _made=made)
     if not first.valid and made:
@@ -3496,6 +3516,9 @@ def _read(
     reads a refused frame again on it with ``square_steps``)."""
     if rotation not in ROTATIONS:
         raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation!r}")
+    should_stop = _SHOULD_STOP.get()
+    if should_stop is not None and should_stop():
+        raise ReadStopped("the read was stopped (should_stop)")
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
         raise VisionError("read_shaker: expected a BGR image (height x width x 3)")
     if frame_bgr.dtype != np.uint8:

@@ -52,6 +52,10 @@ Both events are frozen dataclasses. The rules:
   screen in view: it may never hold still) is read in full again, frame by frame, as without first looks,
   so that a pattern only a second look reads is still read. ``first_look_seconds=0`` reads every changed
   frame in full.
+- Given the camera's newest frame (:meth:`LiveShakerReader.watch`; the table loop does), the full read of a
+  still view's refused first look stops as its next look begins once the newest frame's view differs (the
+  box put down and at once lifted: on a Pi those second looks take up to a second or more); the first look's
+  refusal stands, and the next frame is read at once.
 - ``min_interval_seconds``: frames arriving sooner than this after the last one read are skipped
   (on this shared x86 machine's one core a full read costs 11-30 ms median, from one day to the next, and a
   refused frame several times that; 3-4 times as much on a Raspberry Pi 4; a still view costs under a
@@ -71,7 +75,7 @@ import cv2
 import numpy as np
 
 from .colour import Palette
-from .shaker import DEFAULT_SETTINGS, ShakerReading, ShakerSettings, first_look, read_shaker
+from .shaker import DEFAULT_SETTINGS, ReadStopped, ShakerReading, ShakerSettings, first_look, read_shaker
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class LiveShakerReader:
         reread_seconds: float = 1.0,
         first_look_seconds: float = 1.0,
         reader: Callable[[np.ndarray], ShakerReading] | None = None,
+        newest_frame: Callable[[], np.ndarray | None] | None = None,
     ) -> None:
         self.palette = palette
         self.rotation = rotation
@@ -154,6 +159,8 @@ class LiveShakerReader:
         self.first_look_seconds = first_look_seconds
         self._moving_since: float | None = None  # when the view began to move (None: it holds still)
         self._reader = reader
+        self.newest_frame = newest_frame  # the camera's newest frame, while a frame is read (see watch)
+        self.stopped_reads = 0  # full reads of a still view's refused first look stopped as the view changed
         # the last frame read: its thumbnail, time, reading, and whether it was read in full (not a first look)
         self._still: tuple[np.ndarray, float, ShakerReading, bool] | None = None
         self._previous: np.ndarray | None = None  # the thumbnail of the last frame looked at (read or not)
@@ -180,13 +187,45 @@ class LiveShakerReader:
         self._prev_corners: np.ndarray | None = None
         self.last_reading: ShakerReading | None = None
 
-    def read(self, frame_bgr: np.ndarray, *, first_look_only: bool = False) -> ShakerReading:
+    def watch(self, newest_frame: Callable[[], np.ndarray | None] | None) -> None:
+        """Give the reader the camera's newest frame (``None`` while there is none): a full read of a still view
+        whose first look was refused (its second looks: on a Pi up to a second or more) then stops as soon as the
+        newest frame's view differs (the box lifted under it), and the next frame is read at once."""
+        self.newest_frame = newest_frame
+
+    def read(
+        self, frame_bgr: np.ndarray, *, first_look_only: bool = False, should_stop: Callable[[], bool] | None = None
+    ) -> ShakerReading:
         """The frame's reading (``first_look_only``: with :func:`vision.shaker.first_look`'s settings, none of a
-        refused frame's second looks; not with a ``reader`` of one's own, which reads as it reads)."""
+        refused frame's second looks; not with a ``reader`` of one's own, which reads as it reads). ``should_stop``:
+        :func:`vision.shaker.read_shaker`'s (it raises :class:`vision.shaker.ReadStopped`)."""
         if self._reader is not None:
             return self._reader(frame_bgr)
         settings = first_look(self.settings) if first_look_only else self.settings
-        return read_shaker(frame_bgr, self.palette, self.rotation, settings=settings, shaker=self.shaker)
+        return read_shaker(
+            frame_bgr, self.palette, self.rotation, settings=settings, shaker=self.shaker, should_stop=should_stop
+        )
+
+    def _moved_from(self, frame_bgr: np.ndarray, thumb: np.ndarray) -> Callable[[], bool] | None:
+        """Whether the camera's newest frame shows another view than ``frame_bgr`` (thumbnail ``thumb``), asked
+        while it is read; ``None`` without a newest frame to ask for."""
+        newest = self.newest_frame
+        level = self.still_level
+        if newest is None or level is None:
+            return None
+        seen: list[object] = [frame_bgr]  # (the last frame compared: a frame is compared once)
+        moved = [False]
+
+        def should_stop() -> bool:
+            frame = newest()
+            if frame is None or frame is seen[0]:
+                return moved[0]
+            seen[0] = frame
+            ok = isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.shape == frame_bgr.shape
+            moved[0] = not ok or not unchanged(still_thumbnail(frame), thumb, level)
+            return moved[0]
+
+        return should_stop
 
     def _read_unless_still(self, frame_bgr: np.ndarray, t_seconds: float) -> ShakerReading:
         """The frame's reading: the last read's when the view has not changed since (see the module
@@ -235,9 +274,18 @@ class LiveShakerReader:
             and self._reader is None
             and 0 <= t_seconds - moving_since < self.first_look_seconds
         )
+        # (a still view's refused first look read in full: its second looks stop when the view changes under them,
+        # and the look's refusal stands until the view holds still again)
+        looked = self._still is not None and not self._still[3] and not self._still[2].valid
+        stop = self._moved_from(frame_bgr, thumb) if looked and not first_only and not self._view_changed else None
         self.reads += 1
         self.first_looks += first_only
-        reading = self.read(frame_bgr, first_look_only=first_only)
+        try:
+            reading = self.read(frame_bgr, first_look_only=first_only, should_stop=stop)
+        except ReadStopped:
+            assert self._still is not None
+            self.stopped_reads += 1
+            return self._still[2]
         self._still = (thumb, t_seconds, reading, not first_only)
         return reading
 

@@ -109,3 +109,19 @@ def test_step_feeds_each_frame_once_and_the_reader_gets_its_time(tracker: RoundT
     loop.step(Frame(image, 5.0, 1))  # the same frame again: not fed twice
     loop.step(Frame(image, 5.5, 2))
     assert seen == [5.0, 5.5] and loop.frames_seen == 2
+
+
+def test_the_loop_gives_a_reader_that_watches_the_cameras_newest_frame(tracker: RoundTracker) -> None:
+    # the live reader stops a long read of a still view when the view changes under it: it asks for the camera's
+    # newest frame while it reads (vision's tests show the stop; here: the loop hands it the camera's frames)
+    camera = SimulatedCamera(seed=SEED, width=640, height=480, fps=20, covered_s=0.5, lifted_s=60)
+    reader = live.LiveShakerReader()
+    loop = TableLoop(camera, reader, MemoryTable(Game(Setup.create(["Ann"]))), tracker)
+    assert reader.newest_frame is not None and reader.newest_frame() is None  # (the camera not started)
+    with loop:
+        wait_until(lambda: loop.frames_seen >= 3, timeout=30, what="a few frames")
+        newest = reader.newest_frame()
+        latest = camera.latest()
+        assert latest is not None and newest is not None
+        assert newest.shape == (480, 640, 3) and (newest is latest.frame_bgr or latest.seq > 1)
+    assert TableLoop(None, live.LiveShakerReader(), MemoryTable(None), tracker)._newest_frame() is None

@@ -58,3 +58,40 @@ def test_a_first_look_reads_as_the_full_read_or_refuses_what_only_a_second_look_
             assert not first.valid and not full.valid, i
     assert 29 in read_by_second_look
     assert valid >= 15 and refused_by_both >= 3
+
+
+def test_should_stop_is_asked_as_each_look_begins_and_stops_the_read():
+    """``read_shaker(..., should_stop=f)``: ``f`` is asked as each read of the frame begins (its first look, then
+    each second look of a refused frame); answering no changes nothing, answering yes stops the read."""
+    import random
+
+    import pytest
+
+    from vision.shaker import ReadStopped
+    from vision.shaker_scene import random_pattern, render_shake
+
+    class Asked:
+        """Says yes from its ``stop_at``-th question on (0: never)."""
+
+        def __init__(self, stop_at: int = 0) -> None:
+            self.count, self.stop_at = 0, stop_at
+
+        def __call__(self) -> bool:
+            self.count += 1
+            return 0 < self.stop_at <= self.count
+
+    lifted, _ = render_shake(random_pattern(random.Random(45)), random.Random(45))
+    covered, _ = render_shake(random_pattern(random.Random(44)), random.Random(44), covered=True)
+    for frame_bgr, second_looks in ((lifted, False), (covered, True)):  # (read on its first look; refused)
+        asked = Asked()
+        reading = read_shaker(frame_bgr, should_stop=asked)
+        assert reading.to_json() == read_shaker(frame_bgr).to_json()
+        assert reading.valid != second_looks
+        assert (asked.count > 1) == second_looks and asked.count >= 1
+        with pytest.raises(ReadStopped):
+            read_shaker(frame_bgr, should_stop=Asked(stop_at=1))
+    # stopped as the first second look begins: the first look was read, the rest not
+    asked = Asked(stop_at=2)
+    with pytest.raises(ReadStopped):
+        read_shaker(covered, should_stop=asked)
+    assert asked.count == 2

@@ -316,6 +316,32 @@ def test_a_still_view_refused_in_full_is_looked_at_again_with_a_first_look_only(
             assert len(reasons) == 1  # (the full read's refusal, whatever the looks say)
 
 
+def test_a_still_views_refused_first_look_read_in_full_stops_when_the_newest_frame_shows_another_view():
+    """The box put down (a first look, refused), then held still: its full read's second looks begin; the camera's
+    newest frame already shows the box lifted. The read stops as its next look begins: the look's refusal stands
+    and the next frame is read at once (on a Pi those second looks take up to a second or more)."""
+    import random
+
+    from vision.shaker_scene import random_pattern, render_shake
+
+    covered, _ = render_shake(random_pattern(random.Random(44)), random.Random(44), covered=True)
+    lifted, truth = render_shake(random_pattern(random.Random(45)), random.Random(45))
+    for newest, stopped in ((lifted, 1), (covered, 0), (None, 0)):
+        live = LiveShakerReader(newest_frame=None if newest is None else (lambda f=newest: f))
+        live.feed(lifted, 0.0)  # (a view before: the box's frame is then a moving view's, read with a first look)
+        live.feed(covered, 0.1)
+        look = live.last_reading
+        assert live.first_looks == 1 and look is not None and not look.valid
+        live.feed(covered, 0.2)  # the view holds still: read in full, unless the newest frame shows another view
+        assert live.stopped_reads == stopped
+        if stopped:
+            assert live.last_reading is look and live.reads == 3
+            live.feed(lifted, 0.3)  # (the box lifted: the next frame is read)
+            assert live.reads == 4 and live.last_reading is not look
+        else:
+            assert live.last_reading is not look and live._still is not None and live._still[3]
+
+
 # ---------------------------------------------------------------- a still view is not read again
 
 
