@@ -29,6 +29,7 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -44,9 +45,11 @@ class TimedReader:
 
     ``slowdown`` k > 1 plays a slower machine (a Raspberry Pi 4 is 3-4 times slower than a laptop core): after
     each feed it waits (k - 1) times the feed's own time before the loop gets the events, so the loop skips the
-    frames a reader k times slower would miss and every event comes that much later. ``work_seconds``: each
-    feed's own time; ``seconds``: each feed's time as played (k times it, or a little more: a wait never ends
-    early)."""
+    frames a reader k times slower would miss and every event comes that much later. A reader that asks for the
+    camera's newest frame while it reads (``watch``: between the looks of a long read) waits there too, (k - 1)
+    times its work since the last wait, so it sees the frames a slower reader would see at that point of its
+    read. ``work_seconds``: each feed's own time (its waits left out); ``seconds``: each feed's time as played
+    (k times it, or a little more: a wait never ends early)."""
 
     def __init__(self, reader: Any, slowdown: float = 1.0) -> None:
         if slowdown < 1.0:
@@ -56,24 +59,43 @@ class TimedReader:
         self.seconds: list[float] = []
         self.work_seconds: list[float] = []
         self._lock = threading.Lock()
+        self._mark = 0.0  # (when the feed's work began, or its last wait ended)
+        self._waited = 0.0  # (the feed's waits so far)
+
+    def _catch_up(self) -> None:
+        """Wait (k - 1) times the work done since the last wait."""
+        now = time.perf_counter()
+        if self.slowdown > 1.0:
+            time.sleep((self.slowdown - 1.0) * (now - self._mark))
+            self._waited += time.perf_counter() - now
+        self._mark = time.perf_counter()
 
     def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
-        start = time.perf_counter()
+        start = self._mark = time.perf_counter()
+        self._waited = 0.0
         events = list(self.reader.feed(frame_bgr, t))
-        work = time.perf_counter() - start
-        if self.slowdown > 1.0:
-            time.sleep((self.slowdown - 1.0) * work)
+        self._catch_up()
+        elapsed = time.perf_counter() - start
         with self._lock:
-            self.work_seconds.append(work)
-            self.seconds.append(time.perf_counter() - start)
+            self.work_seconds.append(elapsed - self._waited)
+            self.seconds.append(elapsed)
         return events
 
     def read(self, frame_bgr: np.ndarray) -> Any:
         return self.reader.read(frame_bgr)
 
-    def watch(self, newest_frame: Any) -> None:
-        """The reader's own ``watch`` (the loop gives it the camera's newest frame)."""
-        self.reader.watch(newest_frame)
+    def watch(self, newest_frame: Callable[[], Any] | None) -> None:
+        """The reader's own ``watch`` (the loop gives it the camera's newest frame), asked after this reader's wait
+        for the work done so far (see the class docstring)."""
+        if newest_frame is None:
+            self.reader.watch(None)
+            return
+
+        def newest_as_played() -> Any:
+            self._catch_up()
+            return newest_frame()
+
+        self.reader.watch(newest_as_played)
 
 
 def place_everyone(game: Game) -> None:
@@ -202,6 +224,7 @@ def bench(
         "frames_read_in_full": reader.reader.reads - reader.reader.first_looks - reader.reader.looks_again,
         "frames_read_with_a_first_look": reader.reader.first_looks,
         "still_refusals_looked_at_again": reader.reader.looks_again,
+        "full_reads_stopped": reader.reader.stopped_reads,
         "frames_reusing_a_reading": reader.reader.reuses,
         "frame_to_event": _ms([r["latency_s"] for r in patterns]),
         "lift_to_event": _ms([r["lift_to_event_s"] for r in results]),
@@ -239,7 +262,7 @@ def render(figures: dict[str, Any]) -> str:
         f"  still view      {f['frames_read_in_full']} frames read in full, {f['frames_read_with_a_first_look']} with "
         f"a first look (a moving view), {f['still_refusals_looked_at_again']} with a first look again (a still view "
         f"refused in full), {f['frames_reusing_a_reading']} reused the last reading (sensor noise "
-        f"{f['sensor_noise']} levels)",
+        f"{f['sensor_noise']} levels); {f['full_reads_stopped']} full reads stopped as the view changed",
         "  frame -> event  {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["frame_to_event"]),
         "  lift -> event   {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["lift_to_event"]),
         f"  shakes          {f['shakes_shown']} shown: {f['read_right']} read right, {f['read_wrong']} read wrong, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -35,3 +36,31 @@ def test_a_slowed_reader_waits_after_each_frame_what_a_slower_machine_would_take
     assert len(reader.seconds) == len(reader.work_seconds) == 3
     with pytest.raises(ValueError):
         TimedReader(LiveShakerReader(), slowdown=0.5)
+
+
+def test_a_slowed_reader_that_asks_for_the_newest_frame_mid_read_asks_as_late_as_a_slower_machine_would() -> None:
+    # a reader that works 50 ms, asks for the camera's newest frame (as the live reader does between the looks of a
+    # long read), then works 50 ms more: three times slower, it asks 150 ms in, and the feed takes 300 ms
+    class Reader:
+        def __init__(self) -> None:
+            self.newest: Any = None
+            self.asked_at: list[float] = []
+
+        def watch(self, newest: Any) -> None:
+            self.newest = newest
+
+        def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
+            time.sleep(0.05)
+            assert self.newest() == "newest"
+            self.asked_at.append(time.perf_counter())  # (when the answer came)
+            time.sleep(0.05)
+            return []
+
+    inner = Reader()
+    reader = TimedReader(inner, slowdown=3.0)
+    reader.watch(lambda: "newest")
+    start = time.perf_counter()
+    reader.feed(np.zeros((4, 4, 3), np.uint8), 0.0)
+    assert inner.asked_at[0] - start >= 0.15 - 1e-3  # (a wait never ends early)
+    assert reader.seconds[0] >= 0.3 - 1e-3
+    assert 0.1 - 1e-3 <= reader.work_seconds[0] < reader.seconds[0] / 2  # (the waits are not the reader's work)
