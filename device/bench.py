@@ -223,7 +223,7 @@ def bench(
         "first_looks": first_looks,
         "frames_read_in_full": reader.reader.reads - reader.reader.first_looks - reader.reader.looks_again,
         "frames_read_with_a_first_look": reader.reader.first_looks,
-        "still_refusals_looked_at_again": reader.reader.looks_again,
+        "still_views_looked_at_again": reader.reader.looks_again,
         "full_reads_stopped": reader.reader.stopped_reads,
         "frames_reusing_a_reading": reader.reader.reuses,
         "frame_to_event": _ms([r["latency_s"] for r in patterns]),
@@ -260,8 +260,8 @@ def render(figures: dict[str, Any]) -> str:
             **f["reader_per_frame"]
         ),
         f"  still view      {f['frames_read_in_full']} frames read in full, {f['frames_read_with_a_first_look']} with "
-        f"a first look (a moving view), {f['still_refusals_looked_at_again']} with a first look again (a still view "
-        f"refused in full), {f['frames_reusing_a_reading']} reused the last reading (sensor noise "
+        f"a first look (a moving view), {f['still_views_looked_at_again']} with a first look again (a still view after "
+        f"a while), {f['frames_reusing_a_reading']} reused the last reading (sensor noise "
         f"{f['sensor_noise']} levels); {f['full_reads_stopped']} full reads stopped as the view changed",
         "  frame -> event  {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["frame_to_event"]),
         "  lift -> event   {median_ms} ms median, {p90_ms} ms p90, {max_ms} ms max".format(**f["lift_to_event"]),

@@ -39,10 +39,11 @@ Both events are frozen dataclasses. The rules:
   :func:`still_thumbnail`) gets that frame's reading again without reading it: the cubes lie still for
   seconds, and reading costs far more than the look (a thumbnail, well under a millisecond). The
   comparison is always with the frame read in full, so slow drift adds up to a new read, and a frame is
-  read at least every ``reread_seconds`` anyway: in full, but a still view that its full read refused gets a
-  first look only (see below; the refusal stands unless the look reads a pattern: the box held down costs a
-  look a second, not a full read's second looks, which on a Pi take as long as that second; not with
-  ``first_look_seconds=0``). ``still_level=None`` reads every frame.
+  looked at again at least every ``reread_seconds`` anyway, with a first look (see below): a valid look is
+  the view's reading, else the reading it had stands (the full read's second looks were taken on this very
+  view; on a Pi they take up to a second or more, and the box held down, or a pattern only a second look
+  reads left on the table for the round, would cost that every second). With ``first_look_seconds=0`` it is
+  read in full. ``still_level=None`` reads every frame.
 - A view that is moving (its thumbnail changed, as above, since the frame before: a hand, the box being
   lifted, cubes still rolling) is read with a first look only (:func:`vision.shaker.first_look`: none of
   the second looks a refused frame gets), for up to ``first_look_seconds`` of motion. A valid first look is
@@ -166,7 +167,7 @@ class LiveShakerReader:
         self._previous: np.ndarray | None = None  # the thumbnail of the last frame looked at (read or not)
         self.reads = self.reuses = 0  # frames read (in full or a first look), frames given the last read's reading
         self.first_looks = 0  # frames of a moving view read with a first look only
-        self.looks_again = 0  # frames of a still view refused in full, looked at again (a first look) after a while
+        self.looks_again = 0  # frames of a still view looked at again (a first look) after reread_seconds
         self._last_read_at: float | None = None
         self.armed = True
         self._reported_pattern = False
@@ -253,18 +254,19 @@ class LiveShakerReader:
                 return reading
             # (read again with the view as it was: a reread after reread_seconds, a first look's refusal read in full)
             self._view_changed = not unmoved
-            if unmoved and full and not reading.valid and self._reader is None and self.first_look_seconds > 0:
-                # a still view refused in full, after reread_seconds: looked at again with a first look only (the
-                # full read's second looks found nothing on this view; they cost several times a look: on a Pi up
-                # to a second or more, every reread_seconds while the box is held down); the refusal stands
-                # unless the look reads a pattern
+            if unmoved and (full or reading.valid) and self._reader is None and self.first_look_seconds > 0:
+                # a still view read in full (or read valid), after reread_seconds: looked at again with a first look
+                # only. Its full read's second looks were taken on this very view; they cost several times a look
+                # (on a Pi up to a second or more, every reread_seconds: the box held down, or a pattern only a
+                # second look reads lying on the table for the round). A valid look is the view's reading; else the
+                # reading it had stands
                 self.reads += 1
                 self.looks_again += 1
                 look = self.read(frame_bgr, first_look_only=True)
                 if look.valid:
                     self._still = (thumb, t_seconds, look, False)
                     return look
-                self._still = (ref, t_seconds, reading, True)
+                self._still = (ref, t_seconds, reading, full)
                 return reading
         else:
             self._view_changed = True
