@@ -25,7 +25,9 @@ Both events are frozen dataclasses. The rules:
 - ``NoPattern`` ("shaker lifted, no complete pattern") is reported once, when cubes show but no
   complete pattern has been read for ``refuse_seconds`` (longer than ``stable_seconds``, so a box
   being lifted does not count) while armed; a complete pattern read after it in the same shake is
-  still reported (the players straightened the cubes). The refusal must follow a lift: it counts from
+  still reported (the players straightened the cubes). It is reported on a full read's refusal only (or
+  one reused): a first look's, or a read stopped as the view changed, may yet be read valid by a second look
+  once the view holds still. The refusal must follow a lift: it counts from
   a change seen while armed (after ``rearm_seconds`` of frames with no grid, after a pattern, or its
   grid moving by more than ``moved_share`` of the grid's size), never from a view that was already
   there (the box down over stray cubes, a grid that was showing when the reader armed or started). The
@@ -184,6 +186,9 @@ class LiveShakerReader:
         # whether this frame's view differs from the last frame read (always, without thumbnails): only then can a
         # reading that differs from the one before be the box lifted; on a still view it is the reader's own doubt
         self._view_changed = True
+        # whether this frame's reading is a full read's (or reuses one): a first look's refusal, or a stopped read's,
+        # may yet be read valid by a second look, and is never reported as a refused shake
+        self._in_full = True
         self._prev_key: object = None
         self._prev_corners: np.ndarray | None = None
         self.last_reading: ShakerReading | None = None
@@ -234,6 +239,7 @@ class LiveShakerReader:
         if self.still_level is None or frame_bgr.dtype != np.uint8 or min(frame_bgr.shape[:2]) < 8:
             self.reads += 1
             self._view_changed = True  # (no thumbnails: every reading may be a new view)
+            self._in_full = True
             return self.read(frame_bgr)
         thumb = still_thumbnail(frame_bgr)
         previous, self._previous = self._previous, thumb
@@ -251,6 +257,7 @@ class LiveShakerReader:
             if fresh and (full or reading.valid) and unmoved:
                 self.reuses += 1
                 self._view_changed = False
+                self._in_full = full
                 return reading
             # (read again with the view as it was: a reread after reread_seconds, a first look's refusal read in full)
             self._view_changed = not unmoved
@@ -263,6 +270,7 @@ class LiveShakerReader:
                 self.reads += 1
                 self.looks_again += 1
                 look = self.read(frame_bgr, first_look_only=True)
+                self._in_full = full
                 if look.valid:
                     self._still = (thumb, t_seconds, look, False)
                     return look
@@ -287,8 +295,10 @@ class LiveShakerReader:
         except ReadStopped:
             assert self._still is not None
             self.stopped_reads += 1
+            self._in_full = False
             return self._still[2]
         self._still = (thumb, t_seconds, reading, not first_only)
+        self._in_full = not first_only
         return reading
 
     def feed(self, frame_bgr: np.ndarray | None, t_seconds: float) -> list[Event]:
@@ -356,6 +366,7 @@ class LiveShakerReader:
                 and not self._reported_refusal
                 and t_seconds - self._refused_since >= self.refuse_seconds
                 and self._frames >= self.min_frames
+                and self._in_full
             ):
                 self._reported_refusal = True
                 assert reading is not None

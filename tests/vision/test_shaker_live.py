@@ -477,3 +477,35 @@ def test_a_still_pattern_only_a_second_look_reads_is_looked_at_again_not_read_in
         assert live.last_reading is not None and live.last_reading.valid
         assert live.reads - live.first_looks - live.looks_again == reads_in_full
         assert live.looks_again == (3 if first_look_seconds else 0)
+
+
+def test_a_refused_shake_is_reported_on_a_full_reads_refusal_not_on_first_looks():
+    """The box lifted off an incomplete pattern under a flickering lamp (a band 12 levels brighter every other
+    frame): a moving view, read with first looks only (``first_look_seconds`` 5 s here), refused for 2 s. A first
+    look's refusal may yet be read valid by a second look: nothing is reported until the view holds still and its
+    full read refuses it too; then "no complete pattern" once."""
+    import random
+
+    from vision.shaker import read_shaker
+    from vision.shaker_scene import random_pattern, render_covered, render_shake
+
+    rng = random.Random(12)
+    for _ in range(20):
+        pattern = random_pattern(rng)
+        pattern[1][1] = None
+        incomplete, _ = render_shake(pattern, rng)
+        reading = read_shaker(incomplete)
+        if not reading.valid and reading.grid_corners is not None:
+            break
+    else:
+        raise AssertionError("no incomplete scene with a grid found in 20 tries")
+    band = incomplete.copy()
+    top = slice(0, incomplete.shape[0] // 4)
+    band[top] = np.clip(band[top].astype(np.int16) + 12, 0, 255).astype(np.uint8)
+    covered = render_covered(random.Random(9))[0]
+    live = LiveShakerReader(first_look_seconds=5.0)
+    frames = [covered] * 4 + [band if i % 2 else incomplete for i in range(20)] + [incomplete] * 15
+    events = [(i, e) for i, frame in enumerate(frames) for e in live.feed(frame, i / 10)]
+    assert live.first_looks >= 19  # (the flickering view: first looks only)
+    assert [type(e) for _, e in events] == [NoPattern]
+    assert events[0][0] >= 24  # (once the view held still and its full read refused it)
