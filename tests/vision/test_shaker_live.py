@@ -129,12 +129,12 @@ def test_frames_too_soon_are_skipped():
     assert len(events) == 1 and isinstance(events[0], PatternRead)
 
 
-def test_live_lifted_without_complete_pattern_on_generated_frames():
-    """The box over the cubes, then an incomplete pattern held: one NoPattern with the reader's reason."""
+def incomplete_scene_with_a_grid() -> tuple[np.ndarray, ShakerReading]:
+    """A generated incomplete pattern (its middle cube missing) that the reader refuses on a grid, and that reading."""
     import random
 
     from vision.shaker import read_shaker
-    from vision.shaker_scene import random_pattern, render_covered, render_shake
+    from vision.shaker_scene import random_pattern, render_shake
 
     rng = random.Random(12)
     for _ in range(20):
@@ -143,9 +143,17 @@ def test_live_lifted_without_complete_pattern_on_generated_frames():
         incomplete, _ = render_shake(pattern, rng)
         reading = read_shaker(incomplete)
         if not reading.valid and reading.grid_corners is not None:
-            break
-    else:
-        raise AssertionError("no incomplete scene with a grid found in 20 tries")
+            return incomplete, reading
+    raise AssertionError("no incomplete scene with a grid found in 20 tries")
+
+
+def test_live_lifted_without_complete_pattern_on_generated_frames():
+    """The box over the cubes, then an incomplete pattern held: one NoPattern with the reader's reason."""
+    import random
+
+    from vision.shaker_scene import render_covered
+
+    incomplete, reading = incomplete_scene_with_a_grid()
     covered = render_covered(random.Random(9))[0]
     live = LiveShakerReader()
     events = []
@@ -486,19 +494,9 @@ def test_a_refused_shake_is_reported_on_a_full_reads_refusal_not_on_first_looks(
     full read refuses it too; then "no complete pattern" once."""
     import random
 
-    from vision.shaker import read_shaker
-    from vision.shaker_scene import random_pattern, render_covered, render_shake
+    from vision.shaker_scene import render_covered
 
-    rng = random.Random(12)
-    for _ in range(20):
-        pattern = random_pattern(rng)
-        pattern[1][1] = None
-        incomplete, _ = render_shake(pattern, rng)
-        reading = read_shaker(incomplete)
-        if not reading.valid and reading.grid_corners is not None:
-            break
-    else:
-        raise AssertionError("no incomplete scene with a grid found in 20 tries")
+    incomplete, _ = incomplete_scene_with_a_grid()
     band = incomplete.copy()
     top = slice(0, incomplete.shape[0] // 4)
     band[top] = np.clip(band[top].astype(np.int16) + 12, 0, 255).astype(np.uint8)
