@@ -186,9 +186,6 @@ class LiveShakerReader:
         # whether this frame's view differs from the last frame read (always, without thumbnails): only then can a
         # reading that differs from the one before be the box lifted; on a still view it is the reader's own doubt
         self._view_changed = True
-        # whether this frame's reading is a full read's (or reuses one): a first look's refusal, or a stopped read's,
-        # may yet be read valid by a second look, and is never reported as a refused shake
-        self._in_full = True
         self._prev_key: object = None
         self._prev_corners: np.ndarray | None = None
         self.last_reading: ShakerReading | None = None
@@ -239,7 +236,6 @@ class LiveShakerReader:
         if self.still_level is None or frame_bgr.dtype != np.uint8 or min(frame_bgr.shape[:2]) < 8:
             self.reads += 1
             self._view_changed = True  # (no thumbnails: every reading may be a new view)
-            self._in_full = True
             return self.read(frame_bgr)
         thumb = still_thumbnail(frame_bgr)
         previous, self._previous = self._previous, thumb
@@ -257,7 +253,6 @@ class LiveShakerReader:
             if fresh and (full or reading.valid) and unmoved:
                 self.reuses += 1
                 self._view_changed = False
-                self._in_full = full
                 return reading
             # (read again with the view as it was: a reread after reread_seconds, a first look's refusal read in full)
             self._view_changed = not unmoved
@@ -270,7 +265,6 @@ class LiveShakerReader:
                 self.reads += 1
                 self.looks_again += 1
                 look = self.read(frame_bgr, first_look_only=True)
-                self._in_full = full
                 if look.valid:
                     self._still = (thumb, t_seconds, look, False)
                     return look
@@ -295,10 +289,8 @@ class LiveShakerReader:
         except ReadStopped:
             assert self._still is not None
             self.stopped_reads += 1
-            self._in_full = False
             return self._still[2]
         self._still = (thumb, t_seconds, reading, not first_only)
-        self._in_full = not first_only
         return reading
 
     def feed(self, frame_bgr: np.ndarray | None, t_seconds: float) -> list[Event]:
@@ -366,7 +358,9 @@ class LiveShakerReader:
                 and not self._reported_refusal
                 and t_seconds - self._refused_since >= self.refuse_seconds
                 and self._frames >= self.min_frames
-                and self._in_full
+                # (a full read's refusal, or one reused: a first look's, or a stopped read's, kept as the view's
+                # reading while it is not read in full, may yet be read valid by a second look)
+                and (self._still is None or self._still[3])
             ):
                 self._reported_refusal = True
                 assert reading is not None
