@@ -86,16 +86,19 @@ class TimedReader:
 
     def watch(self, newest_frame: Callable[[], Any] | None) -> None:
         """The reader's own ``watch`` (the loop gives it the camera's newest frame), asked after this reader's wait
-        for the work done so far (see the class docstring)."""
+        for the work done so far (see the class docstring); nothing for a reader without one."""
+        watch = getattr(self.reader, "watch", None)
+        if not callable(watch):
+            return
         if newest_frame is None:
-            self.reader.watch(None)
+            watch(None)
             return
 
         def newest_as_played() -> Any:
             self._catch_up()
             return newest_frame()
 
-        self.reader.watch(newest_as_played)
+        watch(newest_as_played)
 
 
 def place_everyone(game: Game) -> None:

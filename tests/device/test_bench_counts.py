@@ -64,3 +64,13 @@ def test_a_slowed_reader_that_asks_for_the_newest_frame_mid_read_asks_as_late_as
     assert inner.asked_at[0] - start >= 0.15 - 1e-3  # (a wait never ends early)
     assert reader.seconds[0] >= 0.3 - 1e-3
     assert 0.1 - 1e-3 <= reader.work_seconds[0] < reader.seconds[0] / 2  # (the waits are not the reader's work)
+
+
+def test_a_slowed_reader_without_watch_is_given_no_newest_frame() -> None:
+    class Plain:
+        def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
+            return []
+
+    reader = TimedReader(Plain(), slowdown=2.0)
+    reader.watch(lambda: None)  # (the loop offers it; a reader that cannot stop a read has nothing to take it)
+    assert reader.feed(np.zeros((4, 4, 3), np.uint8), 0.0) == [] and len(reader.seconds) == 1
