@@ -7,6 +7,7 @@ tiles with shadows. These scenes are drawn here, seeded, with a palette of six c
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -42,21 +43,35 @@ def grid_scene(
 ) -> tuple[np.ndarray, list[list[str]]]:
     """A 1024 x 768 JPEG-decoded frame of one 3 x 3 grid (``pattern``, else a random one): turned, tilted, lit
     from one side, tinted. ``close_up``: the grid fills 0.7-0.95 of the frame's height (as much as fits, turned),
-    all of it in the frame."""
+    all of it in the frame. ``glossy``: a puzzle face of rounded glossy stickers with tight gaps (4 % of the pitch),
+    a lamp's highlight in each sticker's middle, the grid 260-520 px."""
     width, height, side = 1024, 768, 600
     table = rng.integers(60, 200, 3).astype(np.float32)
     frame = np.full((height, width, 3), table, np.float32) + rng.normal(0, 6, (height, width, 1)).astype(np.float32)
     flat = np.empty((side, side, 3), np.float32)
-    flat[:] = (20, 20, 20) if kind == "puzzle" else table
+    flat[:] = (20, 20, 20) if kind in ("puzzle", "glossy") else table
     names = list(STICKERS_BGR)
     if pattern is None:
         pattern = [[names[int(rng.integers(len(names)))] for _ in range(3)] for _ in range(3)]
-    pitch, gap = side / 3, (14 if kind == "puzzle" else 20)
+    pitch, gap = side / 3, {"puzzle": 14, "glossy": 4}.get(kind, 20)
+    highlight = rng.uniform(-0.25, 0.25, 2) * pitch  # (one lamp: the same offset in every sticker)
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
     for r in range(3):
         for c in range(3):
             x0, y0 = int(c * pitch + gap), int(r * pitch + gap)
             x1, y1 = int((c + 1) * pitch - gap), int((r + 1) * pitch - gap)
             colour = np.array(STICKERS_BGR[pattern[r][c]], np.float32) * rng.uniform(0.85, 1.05)
+            if kind == "glossy":
+                sticker = np.zeros((side, side), np.float32)
+                cv2.rectangle(sticker, (x0 + 18, y0), (x1 - 18, y1), 1, -1)
+                cv2.rectangle(sticker, (x0, y0 + 18), (x1, y1 - 18), 1, -1)
+                for cx, cy in ((x0 + 18, y0 + 18), (x1 - 18, y0 + 18), (x0 + 18, y1 - 18), (x1 - 18, y1 - 18)):
+                    cv2.circle(sticker, (cx, cy), 18, 1, -1, cv2.LINE_AA)
+                cx, cy = (x0 + x1) / 2 + highlight[0], (y0 + y1) / 2 + highlight[1]
+                shine = 0.85 * np.exp(-(((xx - cx) / (0.18 * pitch)) ** 2 + ((yy - cy) / (0.10 * pitch)) ** 2))
+                lit = colour + (255 - colour) * shine[..., None]
+                flat = flat * (1 - sticker[..., None]) + lit * sticker[..., None]
+                continue
             if kind == "tiles":
                 dx, dy = (int(v) for v in rng.integers(-8, 9, 2))
                 x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
@@ -71,7 +86,7 @@ def grid_scene(
         free = (np.array([width, height]) - size * reach) / 2 - 4  # (how far its centre may move and stay in)
         centre = np.array([width / 2, height / 2]) + rng.uniform(-1, 1, 2) * np.maximum(free, 0)
     else:
-        size = rng.uniform(180, 320)
+        size = rng.uniform(260, 520) if kind == "glossy" else rng.uniform(180, 320)
         angle = np.deg2rad(rng.uniform(-20, 20))
         centre = np.array([width / 2 + rng.uniform(-150, 150), height / 2 + rng.uniform(-100, 100)])
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -161,3 +176,31 @@ def test_a_close_up_read_says_so_and_where_its_cubes_are() -> None:
     corners = np.array(reading.grid_corners)
     middle = next(c for c in reading.cubes if (c.row, c.col) == (1, 1))
     assert np.hypot(*(np.array(middle.xy) - corners.mean(0))) < 0.1 * np.ptp(corners[:, 0])
+
+
+# frames of grid_scene("glossy", seed 52) that the reader misreads without the larger-shapes check (measured: 14, a
+# lattice of nine sticker-sized shapes over the grid; frame 12, whose lattice has eight, is misread still)
+SPLIT_SEED, SPLIT_FRAMES = 52, (14,)
+
+
+def test_glossy_stickers_split_by_their_highlights_are_refused_not_misread() -> None:
+    # rounded glossy stickers with tight gaps: each sticker's highlight splits it, the finder's shapes are its parts,
+    # and a lattice finer than the stickers' (turned against them) passes every other check. The stickers are the
+    # finder's larger shapes, on a lattice of their own over the grid: the reading is refused
+    # (vision.shaker.larger_shapes_lattice); without that check these frames are read, wrongly
+    rng = np.random.default_rng(SPLIT_SEED)
+    scenes = [grid_scene("glossy", rng) for _ in range(max(SPLIT_FRAMES) + 1)]
+    palette = sticker_palette()
+    off = replace(DEFAULT_SETTINGS, split_shape_radius=math.inf)
+    for i in SPLIT_FRAMES:
+        frame_bgr, pattern = scenes[i]
+        without = read_shaker(frame_bgr, palette, settings=off)
+        assert without.valid and without.pattern != pattern, (i, without.to_json())
+        reading = read_shaker(frame_bgr, palette)
+        assert not reading.valid, (i, reading.to_json())
+    # and the other frames read as without it: right where they were, refused where they were (frame 12 misread
+    # alike: the check does not reach it, see SPLIT_FRAMES)
+    for i, (frame_bgr, _) in enumerate(scenes):
+        if i not in SPLIT_FRAMES:
+            reading = read_shaker(frame_bgr, palette)
+            assert reading.pattern == read_shaker(frame_bgr, palette, settings=off).pattern, i
