@@ -42,7 +42,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (:func:`cube_offset`, :func:`out_of_line_cubes`), no cube's colour is near a tie (``min_confidence``), the
   nine are not one colour within a few dE (a table's print), three cells are not the table in shadow
   (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows), and no cube's colour region runs
-  past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print).
+  past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print), nor
+  do nine of the finder's shapes wider than a cell lie on a coarser lattice of their own over the grid
+  (:func:`larger_shapes_lattice`: the cells parts of larger pieces, glossy stickers split by their highlights).
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
   cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
