@@ -1082,9 +1082,9 @@ class ShakerSettings:
     # the cubes with their shadows, on a lattice 1.38 times the grid's), nothing else changed; with 8 shapes (and
     # 0.5), 12 (0.50-0.63, lattices 1.28-2.48 times the grid's). On the six misread glossy frames of a throwaway
     # scene script, and grid_scene("glossy") seed 52 frame 14 (tests/vision/test_other_grids.py), the shapes are
-    # 0.55-0.79 pitches, lattices 1.26-1.43 times the grid's (five of them 9 shapes, the others 8 or 7: still read,
-    # wrong). Shapes filtered by size before the fit: a fit only where nine shapes that large lie near the grid
-    # (rarely). inf: off
+    # 0.55-0.79 pitches, lattices 1.26-1.43 times the grid's for the five with 9 shapes (the other two: 7 shapes, or
+    # none that large; still read, wrong). Shapes filtered by size before the fit: a fit only where nine shapes that
+    # large lie near the grid (rarely). inf: off
     split_shape_radius: float = 0.55
     split_pitch_ratio: float = 1.15
     split_support: int = 9

@@ -54,8 +54,9 @@ def grid_scene(
     if pattern is None:
         pattern = [[names[int(rng.integers(len(names)))] for _ in range(3)] for _ in range(3)]
     pitch, gap = side / 3, {"puzzle": 14, "glossy": 4}.get(kind, 20)
-    highlight = rng.uniform(-0.25, 0.25, 2) * pitch  # (one lamp: the same offset in every sticker)
-    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
+    if kind == "glossy":  # (one lamp: the highlight at the same offset in every sticker; other kinds draw no number)
+        highlight = rng.uniform(-0.25, 0.25, 2) * pitch
+        yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
     for r in range(3):
         for c in range(3):
             x0, y0 = int(c * pitch + gap), int(r * pitch + gap)
