@@ -44,7 +44,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows), and no cube's colour region runs
   past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print), nor
   do nine of the finder's shapes wider than a cell lie on a coarser lattice of their own over the grid
-  (:func:`larger_shapes_lattice`: the cells parts of larger pieces, glossy stickers split by their highlights).
+  (:func:`larger_shapes_lattice`: the cells parts of larger pieces, glossy stickers split by their highlights),
+  nor do the edges inside the grid run across its lattice (:func:`edge_alignment`: a lattice turned against the
+  cells).
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
   cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
@@ -1083,11 +1085,22 @@ class ShakerSettings:
     # 0.5), 12 (0.50-0.63, lattices 1.28-2.48 times the grid's). On the six misread glossy frames of a throwaway
     # scene script, and grid_scene("glossy") seed 52 frame 14 (tests/vision/test_other_grids.py), the shapes are
     # 0.55-0.79 pitches, lattices 1.26-1.43 times the grid's for the five with 9 shapes (the other two: 7 shapes, or
-    # none that large; still read, wrong). Shapes filtered by size before the fit: a fit only where nine shapes that
-    # large lie near the grid (rarely). inf: off
+    # none that large; min_edge_alignment's, below). Shapes filtered by size before the fit: a fit only where nine
+    # shapes that large lie near the grid (rarely). inf: off
     split_shape_radius: float = 0.55
     split_pitch_ratio: float = 1.15
     split_support: int = 9
+    # ...and a grid whose edges run across its lattice is refused: the edges inside it (gradients of the frame warped
+    # onto the lattice's square, each weighted by its strength) averaged as cos(4 x their angle to the lattice's
+    # steps, :func:`edge_alignment`): 1 along the steps, -1 diagonal to them, about 0 in every direction alike. Of the
+    # glossy stickers split by their highlights (grid_scene("glossy"), seeds 52-57, 120 frames), the two the check above
+    # misses were read on a lattice turned about 45 degrees against the stickers: -0.54 and -0.55; the 48 right
+    # readings there 0.55 or more. Right readings of tuning sets t41001-t41006 (2252 frames): 0.22-0.79 (1 % under
+    # 0.32); shaker-dev 40 of 40: 0.28 or more; painted tiles, puzzle faces 0.77 or more; round pieces (discs on a
+    # lattice, read 40 of 40) 0.03-0.07: the floor lies well below them. Tuning sets t41001-t41010 read the same with
+    # it and without; glossy seeds 58-64 (140 frames, fresh): 5 read wrong without it, 2 with it (a red read orange,
+    # a lattice squashed across the stickers, both along them: 0.64, 0.66), 60 right either way. -inf: off
+    min_edge_alignment: float = -0.25
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3962,6 +3975,8 @@ def _read(
         reason = "no pattern: no grid of separate cubes"
     if reason is None and larger_shapes_lattice(grid, all_cands, settings) is not None:
         reason = "no pattern: the cells are parts of larger shapes on a lattice of their own (each cube split?)"
+    if reason is None and edge_alignment(frame_bgr, grid) < settings.min_edge_alignment:
+        reason = "no pattern: the edges inside the grid run across its lattice (a lattice turned against the cells)"
     gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]
     if reason is None and gap_colours and _median(gap_colours) < settings.min_median_gap:
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
@@ -4328,6 +4343,28 @@ def larger_shapes_lattice(
         if bool(np.all(at >= -0.5) and np.all(at <= 2.5)):
             return lattice
     return None
+
+
+_ALIGNMENT_SIDE = 96  # edge_alignment's square (pixels, 32 a cell)
+
+
+def edge_alignment(frame_bgr: np.ndarray, grid: Grid) -> float:
+    """How the edges inside ``grid`` run against its lattice: the frame warped onto the lattice's square (turn and
+    tilt undone), its gradients' angles to the steps averaged as cos(4 x angle), each weighted by its strength
+    (colour channels summed). 1: every edge along a step (cubes, tiles, stickers in their cells), about 0: in every
+    direction alike (round pieces), -1: every edge diagonal to the steps (a lattice turned against the cells)."""
+    side = _ALIGNMENT_SIDE
+    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    to_square = cv2.getPerspectiveTransform(grid.corners().astype(np.float32), square)
+    cells = cv2.warpPerspective(frame_bgr, to_square, (side, side), flags=cv2.INTER_LINEAR).astype(np.float32)
+    gx = cv2.Sobel(cells, cv2.CV_32F, 1, 0, ksize=3).reshape(-1, 1)
+    gy = cv2.Sobel(cells, cv2.CV_32F, 0, 1, ksize=3).reshape(-1, 1)
+    strength, angle = cv2.cartToPolar(gx, gy)
+    total = float(strength.sum())
+    if total <= 0.0:
+        return 0.0
+    along, _ = cv2.polarToCart(strength, angle * 4.0)  # (each gradient's strength times cos(4 x its angle))
+    return float(along.sum() / total)
 
 
 def made_elsewhere(refused: Grid, grid: Grid, settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:

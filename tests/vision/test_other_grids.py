@@ -7,6 +7,7 @@ tiles with shadows. These scenes are drawn here, seeded, with a palette of six c
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from vision.colour import Palette, bgr_to_lab, palette_from_json
-from vision.shaker import DEFAULT_SETTINGS, read_shaker
+from vision.shaker import DEFAULT_SETTINGS, edge_alignment, read_shaker
 
 STICKERS_BGR = {
     "white": (235, 235, 235),
@@ -180,28 +181,66 @@ def test_a_close_up_read_says_so_and_where_its_cubes_are() -> None:
 
 
 # frames of grid_scene("glossy", seed 52) that the reader misreads without the larger-shapes check (measured: 14, a
-# lattice of nine sticker-sized shapes over the grid; frame 12, whose lattice has eight, is misread still)
-SPLIT_SEED, SPLIT_FRAMES = 52, (14,)
+# lattice of nine sticker-sized shapes over the grid); and without the edge-alignment check (12 and 17: a lattice
+# turned about 45 degrees against the stickers, edge_alignment -0.54 and -0.55; the larger-shapes check misses them,
+# their stickers' lattices of eight shapes found, or none)
+SPLIT_SEED, SPLIT_FRAMES, TURNED_FRAMES = 52, (14,), (12, 17)
+
+
+@functools.cache
+def _glossy_scenes() -> tuple[tuple[np.ndarray, list[list[str]]], ...]:
+    """grid_scene("glossy", seed SPLIT_SEED)'s first frames, up to the last one the tests below name."""
+    rng = np.random.default_rng(SPLIT_SEED)
+    return tuple(grid_scene("glossy", rng) for _ in range(max(SPLIT_FRAMES + TURNED_FRAMES) + 1))
 
 
 def test_glossy_stickers_split_by_their_highlights_are_refused_not_misread() -> None:
     # rounded glossy stickers with tight gaps: each sticker's highlight splits it, the finder's shapes are its parts,
     # and a lattice finer than the stickers' (turned against them) passes every other check. The stickers are the
     # finder's larger shapes, on a lattice of their own over the grid: the reading is refused
-    # (vision.shaker.larger_shapes_lattice); without that check these frames are read, wrongly
-    rng = np.random.default_rng(SPLIT_SEED)
-    scenes = [grid_scene("glossy", rng) for _ in range(max(SPLIT_FRAMES) + 1)]
+    # (vision.shaker.larger_shapes_lattice); without that check these frames are read, wrongly. (Their lattice is
+    # turned against the stickers too: the edge-alignment check, read after it, refuses them as well; it is left
+    # out here, so that each check shows its own refusal)
+    scenes = _glossy_scenes()
     palette = sticker_palette()
-    off = replace(DEFAULT_SETTINGS, split_shape_radius=math.inf)
+    alone = replace(DEFAULT_SETTINGS, min_edge_alignment=-math.inf)
+    off = replace(alone, split_shape_radius=math.inf)
     for i in SPLIT_FRAMES:
         frame_bgr, pattern = scenes[i]
         without = read_shaker(frame_bgr, palette, settings=off)
         assert without.valid and without.pattern != pattern, (i, without.to_json())
-        reading = read_shaker(frame_bgr, palette)
+        reading = read_shaker(frame_bgr, palette, settings=alone)
         assert not reading.valid, (i, reading.to_json())
-    # and the other frames read as without it: right where they were, refused where they were (frame 12 misread
-    # alike: the check does not reach it, see SPLIT_FRAMES)
+        assert not read_shaker(frame_bgr, palette).valid, i
+    # and the other frames read as without it: right where they were, refused where they were
     for i, (frame_bgr, _) in enumerate(scenes):
         if i not in SPLIT_FRAMES:
-            reading = read_shaker(frame_bgr, palette)
+            reading = read_shaker(frame_bgr, palette, settings=alone)
             assert reading.pattern == read_shaker(frame_bgr, palette, settings=off).pattern, i
+
+
+def test_a_lattice_turned_against_the_glossy_stickers_is_refused_not_misread() -> None:
+    # the split stickers' parts also fit a lattice at about 3/4 of the stickers' pitch turned 45 degrees against them,
+    # with too few of the stickers themselves found for the larger-shapes check: the edges inside that grid (the
+    # stickers' outlines) run diagonal to its steps, vision.shaker.edge_alignment says so, and it is refused
+    scenes = _glossy_scenes()
+    palette = sticker_palette()
+    off = replace(DEFAULT_SETTINGS, min_edge_alignment=-math.inf)
+    for i in TURNED_FRAMES:
+        frame_bgr, pattern = scenes[i]
+        without = read_shaker(frame_bgr, palette, settings=off)
+        assert without.valid and without.pattern != pattern, (i, without.to_json())
+        assert edge_alignment(frame_bgr, without.debug["grid"]) < DEFAULT_SETTINGS.min_edge_alignment, i
+        reading = read_shaker(frame_bgr, palette)
+        assert not reading.valid, (i, reading.to_json())
+    # the frames read right read right still, on lattices along their stickers; the others read as without the check
+    right = 0
+    for i, (frame_bgr, pattern) in enumerate(scenes):
+        if i in TURNED_FRAMES:
+            continue
+        reading = read_shaker(frame_bgr, palette)
+        assert reading.pattern == read_shaker(frame_bgr, palette, settings=off).pattern, i
+        if reading.pattern == pattern:
+            right += 1
+            assert edge_alignment(frame_bgr, reading.debug["grid"]) > 0.4, i
+    assert right >= 5  # (measured: 9 of the 16)
