@@ -7,7 +7,6 @@ tiles with shadows. These scenes are drawn here, seeded, with a palette of six c
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import replace
 
@@ -180,50 +179,18 @@ def test_a_close_up_read_says_so_and_where_its_cubes_are() -> None:
     assert np.hypot(*(np.array(middle.xy) - corners.mean(0))) < 0.1 * np.ptp(corners[:, 0])
 
 
-# frames of grid_scene("glossy", seed 52) that the reader misreads without the larger-shapes check (measured: 14, a
-# lattice of nine sticker-sized shapes over the grid); and without the edge-alignment check (12 and 17: a lattice
-# turned about 45 degrees against the stickers, edge_alignment -0.54 and -0.55; the larger-shapes check misses them,
-# their stickers' lattices of eight shapes found, or none)
-SPLIT_SEED, SPLIT_FRAMES, TURNED_FRAMES = 52, (14,), (12, 17)
-
-
-@functools.cache
-def _glossy_scenes() -> tuple[tuple[np.ndarray, list[list[str]]], ...]:
-    """grid_scene("glossy", seed SPLIT_SEED)'s first frames, up to the last one the tests below name."""
-    rng = np.random.default_rng(SPLIT_SEED)
-    return tuple(grid_scene("glossy", rng) for _ in range(max(SPLIT_FRAMES + TURNED_FRAMES) + 1))
-
-
-def test_glossy_stickers_split_by_their_highlights_are_refused_not_misread() -> None:
-    # rounded glossy stickers with tight gaps: each sticker's highlight splits it, the finder's shapes are its parts,
-    # and a lattice finer than the stickers' (turned against them) passes every other check. The stickers are the
-    # finder's larger shapes, on a lattice of their own over the grid: the reading is refused
-    # (vision.shaker.larger_shapes_lattice); without that check these frames are read, wrongly. (Their lattice is
-    # turned against the stickers too: the edge-alignment check, read after it, refuses them as well; it is left
-    # out here, so that each check shows its own refusal)
-    scenes = _glossy_scenes()
-    palette = sticker_palette()
-    alone = replace(DEFAULT_SETTINGS, min_edge_alignment=-math.inf)
-    off = replace(alone, split_shape_radius=math.inf)
-    for i in SPLIT_FRAMES:
-        frame_bgr, pattern = scenes[i]
-        without = read_shaker(frame_bgr, palette, settings=off)
-        assert without.valid and without.pattern != pattern, (i, without.to_json())
-        reading = read_shaker(frame_bgr, palette, settings=alone)
-        assert not reading.valid, (i, reading.to_json())
-        assert not read_shaker(frame_bgr, palette).valid, i
-    # and the other frames read as without it: right where they were, refused where they were
-    for i, (frame_bgr, _) in enumerate(scenes):
-        if i not in SPLIT_FRAMES:
-            reading = read_shaker(frame_bgr, palette, settings=alone)
-            assert reading.pattern == read_shaker(frame_bgr, palette, settings=off).pattern, i
+# frames of grid_scene("glossy", seed 52) that the reader misreads without the edge-alignment check (measured: 12, 14
+# and 17, each on a lattice finer than the stickers' turned about 45 degrees against them)
+GLOSSY_SEED, TURNED_FRAMES = 52, (12, 14, 17)
 
 
 def test_a_lattice_turned_against_the_glossy_stickers_is_refused_not_misread() -> None:
-    # the split stickers' parts also fit a lattice at about 3/4 of the stickers' pitch turned 45 degrees against them,
-    # with too few of the stickers themselves found for the larger-shapes check: the edges inside that grid (the
-    # stickers' outlines) run diagonal to its steps, vision.shaker.edge_alignment says so, and it is refused
-    scenes = _glossy_scenes()
+    # rounded glossy stickers with tight gaps: each sticker's highlight splits it, the finder's shapes are its parts,
+    # and they fit a lattice at about 3/4 of the stickers' pitch (or 1/sqrt(2)), turned 45 degrees against them, that
+    # passes every other check. The edges inside that grid (the stickers' outlines) run diagonal to its steps:
+    # vision.shaker.edge_alignment says so, and the reading is refused; without the check these frames are read wrong
+    rng = np.random.default_rng(GLOSSY_SEED)
+    scenes = [grid_scene("glossy", rng) for _ in range(max(TURNED_FRAMES) + 1)]
     palette = sticker_palette()
     off = replace(DEFAULT_SETTINGS, min_edge_alignment=-math.inf)
     for i in TURNED_FRAMES:
@@ -243,4 +210,4 @@ def test_a_lattice_turned_against_the_glossy_stickers_is_refused_not_misread() -
         if reading.pattern == pattern:
             right += 1
             assert edge_alignment(frame_bgr, reading.debug["grid"]) > 0.4, i
-    assert right >= 5  # (measured: 9 of the 16)
+    assert right >= 5  # (measured: 8 of the 15)
