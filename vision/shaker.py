@@ -44,7 +44,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (:func:`on_shadows`: the lattice slipped onto the cubes' cast shadows), and no cube's colour region runs
   past its cell unoutlined, or outlined and in its gaps' colour (:func:`table_patch`: the table's print), nor
   do the edges inside the grid run across its lattice (:func:`edge_alignment`: a lattice turned against the cells,
-  glossy stickers split by their highlights).
+  glossy stickers split by their highlights), nor do cubes show no face of their colour at their cells
+  (:func:`between_pieces`: a lattice squashed across the pieces, sampling the gaps between them).
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
   cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
@@ -1089,6 +1090,25 @@ class ShakerSettings:
     # does not (it alone left 2 of the last 160 read wrong), and it refused 3 of 180 puzzle faces drawn smaller (grids
     # of 60-260 px in a 1024 px wide frame) that are read right without it. -inf: off
     min_edge_alignment: float = -0.25
+    # ...and a grid whose cubes show no top face at their cells is refused (:func:`between_pieces`): a cube's colour
+    # sampled at its cell (its face point) lies in a region of that colour (cube_offset's face), while a sample across
+    # two pieces and the gap between them (a lattice that falls between the pieces) is a mix no region around it
+    # shares. faceless_cubes or more cubes with no face found there, or one under faceless_extent (pitches) wide,
+    # refuse the grid. Right readings of tuning sets t41001-t41010 (3748 frames): 7 with one such cube, none with
+    # two. Glossy stickers split by their highlights (grid_scene("glossy"), seeds 52-90, 334 right): at most 3; the
+    # lattice squashed across the stickers that read seed 59 frame 6 wrong (its first column on the gaps): 5. Fewer
+    # such cubes, faceless_squashed_cubes or more, refuse a lattice squashed past faceless_squash (the log of its ratio
+    # of steps, columns over rows: 0.2, a fifth shorter one way, as a square grid looks from a camera 35 degrees off
+    # overhead): the lattices that read seed 62 frame 6 and seed 86 frame 13 wrong, two such cubes each, 0.35 and
+    # 0.38; the 11 right readings of seeds 52-90 with two or more such cubes 0.10 or less. Seeds 91-130 (800 frames,
+    # drawn after both were chosen), right / wrong / refused: 346/1/453 with them, 347/3/450 without: two lattices
+    # between the stickers refused (five such cubes each; the squashed rule fired on none), one right reading refused
+    # (five cubes sampled where a lamp's highlight fades into its sticker: a mix too), one left wrong (116 frame 14, a
+    # lattice squashed across the stickers, one such cube). faceless_cubes 10 (more than nine): off
+    faceless_cubes: int = 4
+    faceless_extent: float = 0.1
+    faceless_squashed_cubes: int = 2
+    faceless_squash: float = 0.2
 
 
 DEFAULT_SETTINGS = ShakerSettings()
@@ -3961,6 +3981,9 @@ def _read(
         gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.grid_max_extent
     ):
         reason = "no pattern: no grid of separate cubes"
+    faceless = between_pieces(grid, extents, settings) if reason is None else 0
+    if faceless:
+        reason = f"no pattern: {faceless} cubes show no face of their colour at their cells (a lattice between pieces)"
     if reason is None and edge_alignment(frame_bgr, grid) < settings.min_edge_alignment:
         reason = "no pattern: the edges inside the grid run across its lattice (a lattice turned against the cells)"
     gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]
@@ -4300,6 +4323,20 @@ def made_table_cells(work: _FrameWork, near: bool, settings: ShakerSettings = DE
     if settings.made_plain_table_cells > limit and table_is_plain(work, settings):
         return settings.made_plain_table_cells
     return limit
+
+
+def between_pieces(grid: Grid, extents: Sequence[float], settings: ShakerSettings = DEFAULT_SETTINGS) -> int:
+    """How many of the cubes show no face of their colour at their cells (``extents``: the cubes' top faces, in
+    pitches, :func:`cube_offset`'s; under ``faceless_extent``: none found), when they refuse the grid as a lattice
+    that falls between the pieces: ``faceless_cubes`` or more, or ``faceless_squashed_cubes`` or more on a lattice
+    squashed past ``faceless_squash`` (the log of its ratio of steps). 0 when they do not."""
+    faceless = sum(1 for extent in extents if extent < settings.faceless_extent)
+    if faceless >= settings.faceless_cubes:
+        return faceless
+    if faceless < settings.faceless_squashed_cubes:
+        return 0
+    squash = abs(math.log(float(np.linalg.norm(grid.col_step) / np.linalg.norm(grid.row_step))))
+    return faceless if squash > settings.faceless_squash else 0
 
 
 _ALIGNMENT_SIDE = 96  # edge_alignment's square (pixels, 32 a cell)
