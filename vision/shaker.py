@@ -1104,7 +1104,7 @@ class ShakerSettings:
     # drawn after both were chosen), right / wrong / refused: 346/1/453 with them, 347/3/450 without: two lattices
     # between the stickers refused (five such cubes each; the squashed rule fired on none), one right reading refused
     # (five cubes sampled where a lamp's highlight fades into its sticker: a mix too), one left wrong (116 frame 14, a
-    # lattice squashed across the stickers, one such cube). faceless_cubes 10 (more than nine): off
+    # lattice squashed across the stickers, one such cube). faceless_cubes and faceless_squashed_cubes 10: off
     faceless_cubes: int = 4
     faceless_extent: float = 0.1
     faceless_squashed_cubes: int = 2
