@@ -1161,6 +1161,11 @@ class Grid:
     def pitch(self) -> float:
         return (math.hypot(*self.col_step) + math.hypot(*self.row_step)) / 2
 
+    @functools.cached_property
+    def step_ratio(self) -> float:
+        """The lattice's ratio of steps: its columns' step over its rows'."""
+        return float(np.linalg.norm(self.col_step) / np.linalg.norm(self.row_step))
+
     def centre(self, r: int, c: int) -> np.ndarray:
         if type(r) is int and type(c) is int and 0 <= r <= 2 and 0 <= c <= 2:
             return self._centres[3 * r + c].copy()  # (asked about ten times per grid: its nine made at once)
@@ -2507,8 +2512,7 @@ def lattice_face_mismatch(
     measured = [r for r in ratios if r is not None and r > 0]
     if len(measured) < settings.face_spread_min_faces:
         return None
-    lattice = float(np.linalg.norm(grid.col_step) / np.linalg.norm(grid.row_step))
-    return math.log(lattice / _median(measured))
+    return math.log(grid.step_ratio / _median(measured))
 
 
 def cube_offset(
@@ -4335,8 +4339,7 @@ def between_pieces(grid: Grid, extents: Sequence[float], settings: ShakerSetting
         return faceless
     if faceless < settings.faceless_squashed_cubes:
         return 0
-    squash = abs(math.log(float(np.linalg.norm(grid.col_step) / np.linalg.norm(grid.row_step))))
-    return faceless if squash > settings.faceless_squash else 0
+    return faceless if abs(math.log(grid.step_ratio)) > settings.faceless_squash else 0
 
 
 _ALIGNMENT_SIDE = 96  # edge_alignment's square (pixels, 32 a cell)
