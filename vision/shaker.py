@@ -317,6 +317,17 @@ class ShakerSettings:
     # incomplete one more on eight sets, but accepted two incomplete frames of the untouched seed 8787 (medians
     # 4.0 and 5.5: a knocked-out cube's cell and two empty cells read as dark cubes like their gaps)
     min_median_gap: float = 6.0
+    # ...at the lattice's gaps, or at its gaps moved by up to this many pitches along each step (in steps of
+    # gap_shift_step; vision.shaker.shifted_gap_median). Pieces that nearly touch (glossy stickers, gaps 2-7 % of the
+    # pitch), their faces found beside a highlight, lie on a lattice off their middles: a gap point beside each cell
+    # falls on the cell itself. Glossy stickers, seeds 52-130: 680 -> 1307 of 1580 read right, wrong 1 -> 1 (116/14,
+    # misread before too); seeds 131-170, drawn after: 348 -> 675 of 800, none wrong. The game's tuning sets
+    # 41001-41010: one complete frame more read (41005 0144), nothing else changed. 0.0: at the lattice's gaps only
+    gap_shift_search: float = 0.3
+    gap_shift_step: float = 0.05
+    # ...and only on a lattice about square (|cos| of the angle between its steps at most this: the tuning sets'
+    # readings 0.20 at most). Sheared across glossy stickers, a column on their gaps, one found gaps (seed 120/5)
+    gap_shift_max_skew: float = 0.2
     table_same_delta_e: float = 2.0  # a cell this near the table (in any shadow)...
     gap_same_delta_e: float = 1.5  # ...and this near one of the gaps beside it is the table
     gap_sample_radius: float = 0.06  # the gaps beside a cell are sampled in disks this wide (pitches)
@@ -1165,6 +1176,12 @@ class Grid:
     def step_ratio(self) -> float:
         """The lattice's ratio of steps: its columns' step over its rows'."""
         return float(np.linalg.norm(self.col_step) / np.linalg.norm(self.row_step))
+
+    @functools.cached_property
+    def skew(self) -> float:
+        """How far the lattice's steps are from square: |cos| of the angle between them."""
+        u, v = self.col_step, self.row_step
+        return abs(float(u @ v)) / max(1e-9, math.hypot(*u) * math.hypot(*v))
 
     def centre(self, r: int, c: int) -> np.ndarray:
         if type(r) is int and type(c) is int and 0 <= r <= 2 and 0 <= c <= 2:
@@ -2077,6 +2094,27 @@ def _gap_distances(
     cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
     cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
     return np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
+
+
+def shifted_gap_median(
+    grid: Grid, points: np.ndarray, cubes: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings
+) -> float:
+    """The largest median, over the lattice moved by up to ``gap_shift_search`` pitches along each step, of the
+    cubes' colours (at ``points``, (9, 2), the cells' row by row; ``cubes`` the cells that hold one) against the
+    nearest of the four gaps beside each (:func:`_gap_distances`' measure: the gaps moved, the colours not)."""
+    if not cubes.any():
+        return 0.0
+    reach = settings.gap_shift_search
+    n = int(round(reach / settings.gap_shift_step)) if settings.gap_shift_step > 0 else 0
+    moves = np.linspace(-reach, reach, 2 * n + 1) if n > 0 else np.zeros(1)
+    centres = grid.origin + _CELL_CR[:, 0:1] * grid.col_step + _CELL_CR[:, 1:2] * grid.row_step
+    best = 0.0
+    for a in moves:
+        for b in moves:
+            shift = a * grid.col_step + b * grid.row_step
+            d = _gap_distances(grid, centres + shift, points, lab_sum, scale, settings)
+            best = max(best, _median(d[cubes]))
+    return best
 
 
 def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, settings: ShakerSettings) -> np.ndarray:
@@ -3991,7 +4029,24 @@ def _read(
     if reason is None and edge_alignment(frame_bgr, grid) < settings.min_edge_alignment:
         reason = "no pattern: the edges inside the grid run across its lattice (a lattice turned against the cells)"
     gap_colours = [t["d_gap"] for t in cell_tests if t["cube"]]
-    if reason is None and gap_colours and _median(gap_colours) < settings.min_median_gap:
+    if (
+        reason is None
+        and gap_colours
+        and _median(gap_colours) < settings.min_median_gap
+        and (
+            settings.gap_shift_search <= 0
+            or grid.skew > settings.gap_shift_max_skew
+            or shifted_gap_median(
+                grid,
+                np.array([face_points.get((r, c), grid.centre(r, c)) for r in range(3) for c in range(3)]),
+                np.array([t["cube"] for t in cell_tests]),
+                lab_sum,
+                scale,
+                settings,
+            )
+            < settings.min_median_gap
+        )
+    ):
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
     if reason is None and on_shadows(cell_tests, settings):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"

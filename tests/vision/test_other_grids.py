@@ -179,9 +179,10 @@ def test_a_close_up_read_says_so_and_where_its_cubes_are() -> None:
     assert np.hypot(*(np.array(middle.xy) - corners.mean(0))) < 0.1 * np.ptp(corners[:, 0])
 
 
-# frames of grid_scene("glossy", seed 52) that the reader misreads without the edge-alignment check (measured: 12, 14
-# and 17, each on a lattice finer than the stickers' turned about 45 degrees against them)
-GLOSSY_SEED, TURNED_FRAMES = 52, (12, 14, 17)
+# frames of grid_scene("glossy", seed 63) that the reader misreads without the edge-alignment check (measured: 10, 11
+# and 16, each on a lattice finer than the stickers' turned about 45 degrees against them; seed 52's 12, 14 and 17
+# until the separate-cubes check looked for the gaps around its lattice, gap_shift_search: 14 and 17 read right since)
+GLOSSY_SEED, TURNED_FRAMES = 63, (10, 11, 16)
 
 
 def test_a_lattice_turned_against_the_glossy_stickers_is_refused_not_misread() -> None:
@@ -198,8 +199,9 @@ def test_a_lattice_turned_against_the_glossy_stickers_is_refused_not_misread() -
         without = read_shaker(frame_bgr, palette, settings=off)
         assert without.valid and without.pattern != pattern, (i, without.to_json())
         assert edge_alignment(frame_bgr, without.debug["grid"]) < DEFAULT_SETTINGS.min_edge_alignment, i
+        # refused, or read right on another lattice (the refused reading's re-reads: 10 is)
         reading = read_shaker(frame_bgr, palette)
-        assert not reading.valid, (i, reading.to_json())
+        assert not reading.valid or reading.pattern == pattern, (i, reading.to_json())
     # the frames read right read right still, on lattices along their stickers; the others read as without the check
     right = 0
     for i, (frame_bgr, pattern) in enumerate(scenes):
@@ -210,13 +212,14 @@ def test_a_lattice_turned_against_the_glossy_stickers_is_refused_not_misread() -
         if reading.pattern == pattern:
             right += 1
             assert edge_alignment(frame_bgr, reading.debug["grid"]) > 0.4, i
-    assert right >= 5  # (measured: 8 of the 15)
+    assert right >= 8  # (measured: 11 of the 14)
 
 
-# frames of grid_scene("glossy") read wrong on lattices squashed across the stickers, some cubes sampled on the gaps
-# between two stickers (measured): seed 59 frame 6, five such cubes (its columns' step 0.85 of its rows'); seed 62
-# frame 6, two such cubes on a lattice squashed to 0.71
-SQUASHED = ((59, 6), (62, 6))
+# frames of grid_scene("glossy") read wrong on lattices across the stickers, some cubes sampled on the gaps between
+# two stickers (measured): seed 86 frame 13, two such cubes on a lattice squashed to 0.68; seed 91 frame 17, five such
+# cubes (its steps of one length). Seed 59's frame 6 and 62's frame 6 until the separate-cubes check looked for the
+# gaps around its lattice (gap_shift_search): read right since, on the stickers' lattice
+SQUASHED = ((86, 13), (91, 17))
 
 
 def _between_pieces(reading: ShakerReading) -> int:
@@ -237,8 +240,9 @@ def test_a_lattice_between_the_glossy_stickers_is_refused_not_misread() -> None:
         without = read_shaker(frame_bgr, palette, settings=off)
         assert without.valid and without.pattern != pattern, (seed, without.to_json())
         assert _between_pieces(without), seed
+        # refused, or read right on another lattice (the refused reading's re-reads: 91/17 is)
         reading = read_shaker(frame_bgr, palette)
-        assert not reading.valid, (seed, reading.to_json())
+        assert not reading.valid or reading.pattern == pattern, (seed, reading.to_json())
         if seed == SQUASHED[0][0]:
             # the frames before it read as without the checks, the right ones on lattices the checks pass
             right = 0
@@ -248,4 +252,4 @@ def test_a_lattice_between_the_glossy_stickers_is_refused_not_misread() -> None:
                 if reading.pattern == pattern:
                     right += 1
                     assert not _between_pieces(reading), i
-            assert right >= 4  # (measured: 5 of the 6)
+            assert right >= 9  # (measured: 12 of the 13)
