@@ -318,11 +318,13 @@ class ShakerSettings:
     # 4.0 and 5.5: a knocked-out cube's cell and two empty cells read as dark cubes like their gaps)
     min_median_gap: float = 6.0
     # ...at the lattice's gaps, or at its gaps moved by up to this many pitches along each step (in steps of
-    # gap_shift_step; vision.shaker.shifted_gap_median). Pieces that nearly touch (glossy stickers, gaps 2-7 % of the
-    # pitch), their faces found beside a highlight, lie on a lattice off their middles: a gap point beside each cell
-    # falls on the cell itself. Glossy stickers, seeds 52-130: 680 -> 1307 of 1580 read right, wrong 1 -> 1 (116/14,
-    # misread before too); seeds 131-170, drawn after: 348 -> 675 of 800, none wrong. The game's tuning sets
-    # 41001-41010: one complete frame more read (41005 0144), nothing else changed. 0.0: at the lattice's gaps only
+    # gap_shift_step; vision.shaker.shifted_gap_median), and the share of gaps between cells that differ from them
+    # (gap_contrast, gap_contrast_floor) again on the lattice moved by the move found. Pieces that nearly touch (glossy
+    # stickers, gaps 2-7 % of the pitch), their faces found beside a highlight, lie on a lattice off their middles: a
+    # gap point beside each cell falls on the cell itself. Glossy stickers, seeds 52-130: 680 -> 1307 (the median
+    # moved) -> 1354 (the share too) of 1580 read right, wrong 1 throughout (116/14); seeds 131-170, drawn after:
+    # 348 -> 675 -> 702 of 800, none wrong. The game's tuning sets 41001-41010: one complete frame more read (41005
+    # 0144), nothing else changed. 0.0: at the lattice's gaps only
     gap_shift_search: float = 0.3
     gap_shift_step: float = 0.05
     # ...and only on a lattice about square (|cos| of the angle between its steps at most this: the tuning sets'
@@ -2098,12 +2100,13 @@ def _gap_distances(
 
 def shifted_gap_median(
     grid: Grid, points: np.ndarray, cubes: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings
-) -> float:
+) -> tuple[float, np.ndarray]:
     """The largest median, over the lattice moved by up to ``gap_shift_search`` pitches along each step, of the
     cubes' colours (at ``points``, (9, 2), the cells' row by row; ``cubes`` the cells that hold one) against the
-    nearest of the four gaps beside each (:func:`_gap_distances`' measure: the gaps moved, the colours not)."""
+    nearest of the four gaps beside each (:func:`_gap_distances`' measure: the gaps moved, the colours not), and
+    the move that gives it (frame px; the first such, from the most negative moves on)."""
     if not cubes.any():
-        return 0.0
+        return 0.0, np.zeros(2)
     reach = settings.gap_shift_search
     n = int(round(reach / settings.gap_shift_step)) if settings.gap_shift_step > 0 else 0
     moves = np.linspace(-reach, reach, 2 * n + 1) if n > 0 else np.zeros(1)
@@ -2120,7 +2123,9 @@ def shifted_gap_median(
     cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:].reshape(len(shifts), 9, 4, 3)
     d = np.sqrt(((gap_lab - cell_lab[None, :, None, :]) ** 2).sum(-1)).min(2)  # (m, 9)
     k = int(cubes.sum()) // 2  # (each move's upper median, as :func:`_median`'s)
-    return float(np.partition(d[:, cubes], k, axis=1)[:, k].max())
+    medians = np.partition(d[:, cubes], k, axis=1)[:, k]
+    best = int(np.argmax(medians))
+    return float(medians[best]), shifts[best]
 
 
 def cell_is_cube(d_pal: np.ndarray, d_tab: np.ndarray, outline: np.ndarray, settings: ShakerSettings) -> np.ndarray:
@@ -4025,8 +4030,30 @@ def _read(
             t["cube"] = False
         reason = f"{9 - len(patches)} cubes in the grid"
     extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
+    gaps_moved: list[tuple[float, np.ndarray] | None] = []
+
+    def gaps_around() -> tuple[float, np.ndarray] | None:
+        """The gaps looked for around the lattice's (:func:`shifted_gap_median`: the best median and its move),
+        once; None when not looked for (``gap_shift_search`` 0, or a lattice sheared past ``gap_shift_max_skew``)."""
+        if not gaps_moved:
+            search = settings.gap_shift_search > 0 and grid.skew <= settings.gap_shift_max_skew
+            points = np.array([face_points.get((r, c), grid.centre(r, c)) for r in range(3) for c in range(3)])
+            cubes_at = np.array([t["cube"] for t in cell_tests])
+            gaps_moved.append(shifted_gap_median(grid, points, cubes_at, lab_sum, scale, settings) if search else None)
+        return gaps_moved[0]
+
+    def apart_moved() -> bool:
+        """Whether the gaps between the cells differ from them on the lattice moved onto the gaps found around it
+        (:func:`gap_contrast`; the pieces' gaps off the lattice's, as the median gap's check asks)."""
+        around = gaps_around()
+        if around is None or around[0] < settings.min_median_gap:
+            return False
+        moved = replace(grid, origin=grid.origin + around[1])
+        return gap_contrast(moved, lab_sum, scale) >= settings.gap_contrast_floor
+
     if reason is None and (
-        gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor or _median(extents) > settings.grid_max_extent
+        (gap_contrast(grid, lab_sum, scale) < settings.gap_contrast_floor and not apart_moved())
+        or _median(extents) > settings.grid_max_extent
     ):
         reason = "no pattern: no grid of separate cubes"
     faceless = between_pieces(grid, extents, settings) if reason is None else 0
@@ -4039,19 +4066,7 @@ def _read(
         reason is None
         and gap_colours
         and _median(gap_colours) < settings.min_median_gap
-        and (
-            settings.gap_shift_search <= 0
-            or grid.skew > settings.gap_shift_max_skew
-            or shifted_gap_median(
-                grid,
-                np.array([face_points.get((r, c), grid.centre(r, c)) for r in range(3) for c in range(3)]),
-                np.array([t["cube"] for t in cell_tests]),
-                lab_sum,
-                scale,
-                settings,
-            )
-            < settings.min_median_gap
-        )
+        and ((around := gaps_around()) is None or around[0] < settings.min_median_gap)
     ):
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
     if reason is None and on_shadows(cell_tests, settings):

@@ -1,5 +1,6 @@
 """vision.shaker.shifted_gap_median: pieces that nearly touch, read on a lattice off their middles, are still a grid
-of separate pieces (the separate-cubes check looks for their gaps around the lattice's)."""
+of separate pieces (the separate-cubes check looks for their gaps around the lattice's, and measures the gaps between
+the cells on the lattice moved onto them)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import cv2
 import numpy as np
 
 from tests.vision.test_other_grids import grid_scene, sticker_palette
-from vision.shaker import DEFAULT_SETTINGS, Grid, read_shaker, shifted_gap_median
+from vision.shaker import DEFAULT_SETTINGS, Grid, gap_contrast, read_shaker, shifted_gap_median
 
 PITCH = 60.0
 SQUARE = ((-1, -1), (1, -1), (1, 1), (-1, 1))  # (a square's corners, counted round)
@@ -46,7 +47,7 @@ def _median_gap(lab: np.ndarray, lattice: np.ndarray, search: float) -> float:
     settings = replace(DEFAULT_SETTINGS, gap_shift_search=search)
     return shifted_gap_median(
         grid, grid._centres, np.ones(9, bool), cv2.integral(lab, sdepth=cv2.CV_32S), 1.0, settings
-    )
+    )[0]
 
 
 def test_the_gaps_of_pieces_read_off_their_middles_are_found_around_the_lattice() -> None:
@@ -100,3 +101,27 @@ def test_no_search_on_a_sheared_lattice() -> None:
     assert unguarded.debug["grid"].skew > DEFAULT_SETTINGS.gap_shift_max_skew
     reading = read_shaker(frame_bgr, palette)
     assert not reading.valid or reading.pattern == pattern
+
+
+def _working_lab_sum(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    h, w = frame_bgr.shape[:2]
+    scale = max(h, w) / DEFAULT_SETTINGS.work_long_side
+    work = cv2.resize(frame_bgr, (round(w / scale), round(h / scale)), interpolation=cv2.INTER_AREA)
+    return cv2.integral(cv2.cvtColor(work, cv2.COLOR_BGR2Lab), sdepth=cv2.CV_32S), scale
+
+
+def test_the_gaps_between_the_cells_are_measured_on_the_lattice_moved_onto_the_gaps() -> None:
+    # the separate-cubes check's other measure, the share of the gaps between cells that differ from both
+    # (gap_contrast), is taken again on the lattice moved by the search's move: seed 60 frame 1 and seed 56 frame 10
+    # read right on a lattice whose own gaps are mostly on the stickers (measured 0.33 and 0.25 of them differ)
+    palette = sticker_palette()
+    off = replace(DEFAULT_SETTINGS, gap_shift_search=0.0)
+    for seed, frame in ((60, 1), (56, 10)):
+        rng = np.random.default_rng(seed)
+        scenes = [grid_scene("glossy", rng) for _ in range(frame + 1)]
+        frame_bgr, pattern = scenes[frame]
+        assert read_shaker(frame_bgr, palette, settings=off).reason == SEPARATE, seed
+        reading = read_shaker(frame_bgr, palette)
+        assert reading.pattern == pattern, seed
+        lab_sum, scale = _working_lab_sum(frame_bgr)
+        assert gap_contrast(reading.debug["grid"], lab_sum, scale) < DEFAULT_SETTINGS.gap_contrast_floor, seed
