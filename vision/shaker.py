@@ -4045,10 +4045,10 @@ def _read(
     def apart_moved() -> bool:
         """Whether the gaps between the cells differ from them on the lattice moved onto the gaps found around it
         (:func:`gap_contrast`; the pieces' gaps off the lattice's, as the median gap's check asks)."""
-        around = gaps_around()
-        if around is None or around[0] < settings.min_median_gap:
+        found = gaps_around()
+        if found is None or found[0] < settings.min_median_gap:
             return False
-        moved = replace(grid, origin=grid.origin + around[1])
+        moved = replace(grid, origin=grid.origin + found[1])
         return gap_contrast(moved, lab_sum, scale) >= settings.gap_contrast_floor
 
     if reason is None and (
@@ -4066,7 +4066,7 @@ def _read(
         reason is None
         and gap_colours
         and _median(gap_colours) < settings.min_median_gap
-        and ((around := gaps_around()) is None or around[0] < settings.min_median_gap)
+        and ((found := gaps_around()) is None or found[0] < settings.min_median_gap)
     ):
         reason = "no pattern: no grid of separate cubes"  # most cells look like the gaps beside them: the table
     if reason is None and on_shadows(cell_tests, settings):
