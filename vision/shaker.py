@@ -2083,19 +2083,28 @@ def verify_cells(
 
 
 def _gap_distances(
-    grid: Grid, centres: np.ndarray, points: np.ndarray, lab_sum: np.ndarray, scale: float, settings: ShakerSettings
+    grid: Grid,
+    centres: np.ndarray,
+    points: np.ndarray,
+    lab_sum: np.ndarray,
+    scale: float,
+    settings: ShakerSettings,
+    moves: np.ndarray | None = None,
 ) -> np.ndarray:
     """:func:`verify_cells`' d_gap: each cell's colour at its point (9, 2) against the gaps to its four neighbours
-    (half a step from its centre), the nearest (CIE76, box means of the working Lab copy)."""
+    (half a step from its centre), the nearest (CIE76, box means of the working Lab copy). With ``moves`` ((m, 2),
+    frame px): the gaps moved by each, the colours not, (m, 9)."""
     steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
-    gaps = (centres[:, None, :] + steps[None, :, :]).reshape(-1, 2)
+    moved = centres[None] if moves is None else centres[None] + moves[:, None, :]  # (m, 9, 2)
+    gaps = (moved[:, :, None, :] + steps[None, None, :, :]).reshape(-1, 2)
     pw = grid.pitch / scale
     # the cells' and the gaps' box means in one take (the same numbers as one call each)
     at_w = (np.concatenate([points, gaps]) + 0.5) / scale - 0.5
-    halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, 36])
+    halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, len(gaps)])
     cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
-    cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:]
-    return np.sqrt(((gap_lab.reshape(9, 4, 3) - cell_lab[:, None, :]) ** 2).sum(-1)).min(1)
+    cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:].reshape(-1, 9, 4, 3)
+    d = np.sqrt(((gap_lab - cell_lab[None, :, None, :]) ** 2).sum(-1)).min(2)
+    return d[0] if moves is None else d
 
 
 def shifted_gap_median(
@@ -2113,15 +2122,8 @@ def shifted_gap_median(
     a, b = (m.ravel() for m in np.meshgrid(moves, moves, indexing="ij"))
     shifts = a[:, None] * grid.col_step + b[:, None] * grid.row_step  # (m, 2)
     centres = grid.origin + _CELL_CR[:, 0:1] * grid.col_step + _CELL_CR[:, 1:2] * grid.row_step
-    steps = np.array([-0.5 * grid.row_step, 0.5 * grid.row_step, -0.5 * grid.col_step, 0.5 * grid.col_step])
-    # (every move's 36 gaps and the nine cells' colours in one take: :func:`_gap_distances`' numbers, move by move)
-    gaps = (centres[None, :, None, :] + shifts[:, None, None, :] + steps[None, None, :, :]).reshape(-1, 2)
-    pw = grid.pitch / scale
-    at_w = (np.concatenate([np.asarray(points, dtype=np.float64), gaps]) + 0.5) / scale - 0.5
-    halves = np.repeat([settings.sample_radius * pw, settings.gap_sample_radius * pw], [9, len(gaps)])
-    cell_gap_lab = lab8_to_lab(_box_mean_v(lab_sum, at_w[:, 0], at_w[:, 1], halves))
-    cell_lab, gap_lab = cell_gap_lab[:9], cell_gap_lab[9:].reshape(len(shifts), 9, 4, 3)
-    d = np.sqrt(((gap_lab - cell_lab[None, :, None, :]) ** 2).sum(-1)).min(2)  # (m, 9)
+    # (every move's 36 gaps in one take: the numbers of one call a move)
+    d = _gap_distances(grid, centres, np.asarray(points, dtype=np.float64), lab_sum, scale, settings, shifts)
     k = int(cubes.sum()) // 2  # (each move's upper median, as :func:`_median`'s)
     medians = np.partition(d[:, cubes], k, axis=1)[:, k]
     best = int(np.argmax(medians))
