@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import cv2
+import numpy as np
 
 from .colour import Palette, default_palette, load_palette
 from .errors import VisionError
@@ -441,6 +442,32 @@ def run_make_set(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_make_grid_set(args: argparse.Namespace) -> int:
+    from .grid_scene import grid_scene_jpeg, sticker_palette_json
+
+    if args.seeds < 1 or args.per_seed < 1:
+        print("shakecity make-grid-set: --seeds and --per-seed must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"shakecity make-grid-set: {out}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    truth = {}
+    for seed in range(args.seed, args.seed + args.seeds):
+        rng = np.random.default_rng(seed)  # (a seed's frames in order: the tests' grid_scene(kind, rng) calls)
+        for i in range(args.per_seed):
+            jpeg, pattern = grid_scene_jpeg(args.kind, rng, close_up=args.close_up)
+            name = f"{seed}_{i:02d}.jpg"  # (the JPEG as drawn: read back, the frame the tests read)
+            (out / name).write_bytes(jpeg)
+            truth[name] = {"valid": True, "pattern": pattern}
+    (out / "truth.json").write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+    (out / "palette.json").write_text(json.dumps(sticker_palette_json(), indent=1) + "\n", encoding="utf-8")
+    print(f"{len(truth)} {args.kind} grids written to {out} (read them with --palette {out / 'palette.json'})")
+    return 0
+
+
 def _rotation(text: str) -> int:
     try:
         value = int(text)
@@ -491,3 +518,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=run_make_set)
+
+    p = sub.add_parser(
+        "make-grid-set", help="write a labelled folder of other 3 x 3 grids (sticker colours) and their palette"
+    )
+    p.add_argument("out", metavar="DIR")
+    p.add_argument("--kind", choices=("puzzle", "tiles", "glossy"), default="glossy")
+    p.add_argument("--seed", type=int, default=1, help="the first seed")
+    p.add_argument("--seeds", type=int, default=1, help="how many seeds, one after another")
+    p.add_argument("--per-seed", type=int, default=20, help="grids drawn from each seed, in order")
+    p.add_argument("--close-up", action="store_true", help="grids filling most of the frame's height")
+    p.set_defaults(func=run_make_grid_set)

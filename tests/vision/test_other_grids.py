@@ -1,8 +1,8 @@
 """The shaker reader on other 3 x 3 coloured grids, read with a custom palette of other colours.
 
-Issue 3 is accepted also on photos of other grids: a puzzle-cube face (stickers on a black body) and painted
-tiles with shadows. These scenes are drawn here, seeded, with a palette of six colours the game does not use
-(yellow and orange beside red: the close calls under a warm lamp).
+Issue 3 is accepted also on photos of other grids: a puzzle-cube face (stickers on a black body), painted tiles
+with shadows and glossy stickers with tight gaps. These scenes are drawn by vision.grid_scene, seeded, with a palette
+of six colours the game does not use (yellow and orange beside red: the close calls under a warm lamp).
 """
 
 from __future__ import annotations
@@ -10,100 +10,15 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
-from vision.colour import Palette, bgr_to_lab, palette_from_json
+from vision.grid_scene import STICKERS_BGR, grid_scene, sticker_palette
 from vision.shaker import DEFAULT_SETTINGS, ShakerReading, between_pieces, edge_alignment, read_shaker
 
-STICKERS_BGR = {
-    "white": (235, 235, 235),
-    "yellow": (30, 215, 245),
-    "red": (40, 30, 200),
-    "orange": (20, 110, 250),
-    "blue": (180, 80, 20),
-    "green": (60, 170, 30),
-}
 FRAMES = 20
 FLOOR = 19  # of 20 read exactly; measured 20/20 (puzzle face) and 20/20 (tiles) on 2026-12-02
 CLOSE_UP_FLOOR = 19  # of 20 close-ups read exactly; measured 20/20 and 20/20 (close_up_long_side 0: 12 and 20)
-
-
-def sticker_palette() -> Palette:
-    colours = []
-    for name, bgr in STICKERS_BGR.items():
-        lab = bgr_to_lab(np.array([[bgr]], np.uint8))[0, 0]
-        colours.append({"name": name, "lab": [float(v) for v in lab]})
-    return palette_from_json({"name": "stickers", "colours": colours})
-
-
-def grid_scene(
-    kind: str, rng: np.random.Generator, pattern: list[list[str]] | None = None, *, close_up: bool = False
-) -> tuple[np.ndarray, list[list[str]]]:
-    """A 1024 x 768 JPEG-decoded frame of one 3 x 3 grid (``pattern``, else a random one): turned, tilted, lit
-    from one side, tinted. ``close_up``: the grid fills 0.7-0.95 of the frame's height (as much as fits, turned),
-    all of it in the frame. ``glossy``: a puzzle face of rounded glossy stickers with tight gaps (4 % of the pitch),
-    a lamp's highlight in each sticker's middle, the grid 260-520 px."""
-    width, height, side = 1024, 768, 600
-    table = rng.integers(60, 200, 3).astype(np.float32)
-    frame = np.full((height, width, 3), table, np.float32) + rng.normal(0, 6, (height, width, 1)).astype(np.float32)
-    flat = np.empty((side, side, 3), np.float32)
-    flat[:] = (20, 20, 20) if kind in ("puzzle", "glossy") else table
-    names = list(STICKERS_BGR)
-    if pattern is None:
-        pattern = [[names[int(rng.integers(len(names)))] for _ in range(3)] for _ in range(3)]
-    pitch, gap = side / 3, {"puzzle": 14, "glossy": 4}.get(kind, 20)
-    if kind == "glossy":  # (one lamp: the highlight at the same offset in every sticker; other kinds draw no number)
-        highlight = rng.uniform(-0.25, 0.25, 2) * pitch
-        yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
-    for r in range(3):
-        for c in range(3):
-            x0, y0 = int(c * pitch + gap), int(r * pitch + gap)
-            x1, y1 = int((c + 1) * pitch - gap), int((r + 1) * pitch - gap)
-            colour = np.array(STICKERS_BGR[pattern[r][c]], np.float32) * rng.uniform(0.85, 1.05)
-            if kind == "glossy":
-                sticker = np.zeros((side, side), np.float32)
-                cv2.rectangle(sticker, (x0 + 18, y0), (x1 - 18, y1), 1, -1)
-                cv2.rectangle(sticker, (x0, y0 + 18), (x1, y1 - 18), 1, -1)
-                for cx, cy in ((x0 + 18, y0 + 18), (x1 - 18, y0 + 18), (x0 + 18, y1 - 18), (x1 - 18, y1 - 18)):
-                    cv2.circle(sticker, (cx, cy), 18, 1, -1, cv2.LINE_AA)
-                cx, cy = (x0 + x1) / 2 + highlight[0], (y0 + y1) / 2 + highlight[1]
-                shine = 0.85 * np.exp(-(((xx - cx) / (0.18 * pitch)) ** 2 + ((yy - cy) / (0.10 * pitch)) ** 2))
-                lit = colour + (255 - colour) * shine[..., None]
-                flat = flat * (1 - sticker[..., None]) + lit * sticker[..., None]
-                continue
-            if kind == "tiles":
-                dx, dy = (int(v) for v in rng.integers(-8, 9, 2))
-                x0, x1, y0, y1 = x0 + dx, x1 + dx, y0 + dy, y1 + dy
-                cv2.rectangle(flat, (x0 + 6, y0 + 6), (x1 + 6, y1 + 6), (table * 0.5).tolist(), -1)
-            cv2.rectangle(flat, (x0, y0), (x1, y1), colour.tolist(), -1, lineType=cv2.LINE_AA)
-            if kind == "tiles":
-                cv2.rectangle(flat, (x0, y0), (x1, y1), (colour * 0.6).tolist(), 3, lineType=cv2.LINE_AA)
-    if close_up:
-        angle = np.deg2rad(rng.uniform(-20, 20))
-        reach = abs(np.cos(angle)) + abs(np.sin(angle))  # (the turned square's width over its side)
-        size = min(rng.uniform(0.7, 0.95) * height, 0.97 * height / reach)
-        free = (np.array([width, height]) - size * reach) / 2 - 4  # (how far its centre may move and stay in)
-        centre = np.array([width / 2, height / 2]) + rng.uniform(-1, 1, 2) * np.maximum(free, 0)
-    else:
-        size = rng.uniform(260, 520) if kind == "glossy" else rng.uniform(180, 320)
-        angle = np.deg2rad(rng.uniform(-20, 20))
-        centre = np.array([width / 2 + rng.uniform(-150, 150), height / 2 + rng.uniform(-100, 100)])
-    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * size / 2 @ turn.T + centre
-    corners[:2, 0] = centre[0] + (corners[:2, 0] - centre[0]) * (1 - rng.uniform(0, 0.15))  # tilt: far edge shorter
-    to_frame = cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [side, 0], [side, side], [0, side]]), corners.astype(np.float32)
-    )
-    mask = cv2.warpPerspective(np.ones((side, side), np.float32), to_frame, (width, height))[..., None]
-    frame = frame * (1 - mask) + cv2.warpPerspective(flat, to_frame, (width, height)) * mask
-    light = 0.75 + 0.35 * rng.uniform(0.5, 1) * np.linspace(0, 1, width, dtype=np.float32)[None, :, None]
-    lamp = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.15)], np.float32)  # BGR: warm to cool
-    frame_bgr = cv2.GaussianBlur(np.clip(frame * light * lamp, 0, 255).astype(np.uint8), (3, 3), 0)
-    ok, jpeg = cv2.imencode(".jpg", frame_bgr, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    assert ok
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), pattern
 
 
 @pytest.mark.parametrize("kind", ["puzzle", "tiles"])

@@ -10,7 +10,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from tests.vision.test_other_grids import grid_scene, sticker_palette
+from vision.grid_scene import grid_scene, sticker_palette
 from vision.shaker import DEFAULT_SETTINGS, Grid, gap_contrast, read_shaker, shifted_gap_median
 
 PITCH = 60.0
