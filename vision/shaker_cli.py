@@ -1,4 +1,4 @@
-"""``shakecity read-shaker``, ``eval-shaker``, ``bench-shaker`` and ``make-shaker-set``.
+"""``shakecity read-shaker``, ``eval-shaker``, ``bench-shaker``, ``make-shaker-set`` and ``make-grid-set``.
 
 Contracts in ``shared/rules/data-formats.md``: ``read-shaker IMAGE... --json`` prints one JSON object
 (one line per image, with ``"image"``, when several); an unreadable image is a one-line error on
