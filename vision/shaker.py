@@ -2118,9 +2118,9 @@ def shifted_gap_median(
         return 0.0, np.zeros(2)
     reach = settings.gap_shift_search
     n = int(round(reach / settings.gap_shift_step)) if settings.gap_shift_step > 0 else 0
-    moves = np.linspace(-reach, reach, 2 * n + 1) if n > 0 else np.zeros(1)
-    a, b = (m.ravel() for m in np.meshgrid(moves, moves, indexing="ij"))
-    shifts = a[:, None] * grid.col_step + b[:, None] * grid.row_step  # (m, 2)
+    pitches = np.linspace(-reach, reach, 2 * n + 1) if n > 0 else np.zeros(1)  # (each step's moves, in pitches)
+    a, b = (m.ravel() for m in np.meshgrid(pitches, pitches, indexing="ij"))
+    shifts = a[:, None] * grid.col_step + b[:, None] * grid.row_step  # (m, 2) frame px
     centres = grid.origin + _CELL_CR[:, 0:1] * grid.col_step + _CELL_CR[:, 1:2] * grid.row_step
     # (every move's 36 gaps in one take: the numbers of one call a move)
     d = _gap_distances(grid, centres, np.asarray(points, dtype=np.float64), lab_sum, scale, settings, shifts)
