@@ -420,14 +420,22 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_make_set(args: argparse.Namespace) -> int:
-    from .shaker_scene import render_scene_set
-
-    out = Path(args.out)
+def _out_folder(path: str, command: str) -> Path | None:
+    """The folder a make-... command writes into, made when missing; None (and a one-line error) when it cannot be."""
+    out = Path(path)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        print(f"shakecity make-shaker-set: {out}: {e.strerror or e}", file=sys.stderr)
+        print(f"shakecity {command}: {out}: {e.strerror or e}", file=sys.stderr)
+        return None
+    return out
+
+
+def run_make_set(args: argparse.Namespace) -> int:
+    from .shaker_scene import render_scene_set
+
+    out = _out_folder(args.out, "make-shaker-set")
+    if out is None:
         return EXIT_BAD_INPUT
     truth, meta = {}, {}
     for i, (frame_bgr, t) in enumerate(render_scene_set(random.Random(args.seed), args.n)):
@@ -448,11 +456,8 @@ def run_make_grid_set(args: argparse.Namespace) -> int:
     if args.seeds < 1 or args.per_seed < 1:
         print("shakecity make-grid-set: --seeds and --per-seed must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        print(f"shakecity make-grid-set: {out}: {e.strerror or e}", file=sys.stderr)
+    out = _out_folder(args.out, "make-grid-set")
+    if out is None:
         return EXIT_BAD_INPUT
     truth = {}
     for seed in range(args.seed, args.seed + args.seeds):

@@ -270,3 +270,8 @@ def test_make_grid_set_writes_the_tests_grids_and_their_palette(tmp_path, capsys
     assert ev["patterns_right"] + ev["false_refusals"] + len([m for m in ev["misread"] if "misread" in m]) == 4
     assert main(["make-grid-set", str(folder), "--seeds", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder")
+    for command in ("make-grid-set", "make-shaker-set"):  # (a folder that cannot be made: one line, nothing written)
+        assert main([command, str(blocked / "set")]) == 2
+        assert capsys.readouterr().err.startswith(f"shakecity {command}: {blocked / 'set'}: ")
