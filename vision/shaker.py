@@ -2121,9 +2121,8 @@ def shifted_gap_median(
     pitches = np.linspace(-reach, reach, 2 * n + 1) if n > 0 else np.zeros(1)  # (each step's moves, in pitches)
     a, b = (m.ravel() for m in np.meshgrid(pitches, pitches, indexing="ij"))
     shifts = a[:, None] * grid.col_step + b[:, None] * grid.row_step  # (m, 2) frame px
-    centres = grid.origin + _CELL_CR[:, 0:1] * grid.col_step + _CELL_CR[:, 1:2] * grid.row_step
     # (every move's 36 gaps in one take: the numbers of one call a move)
-    d = _gap_distances(grid, centres, np.asarray(points, dtype=np.float64), lab_sum, scale, settings, shifts)
+    d = _gap_distances(grid, grid._centres, np.asarray(points, dtype=np.float64), lab_sum, scale, settings, shifts)
     k = int(cubes.sum()) // 2  # (each move's upper median, as :func:`_median`'s)
     medians = np.partition(d[:, cubes], k, axis=1)[:, k]
     best = int(np.argmax(medians))
@@ -4032,17 +4031,16 @@ def _read(
             t["cube"] = False
         reason = f"{9 - len(patches)} cubes in the grid"
     extents = [t["extent"] for t in cell_tests if t["cube"] and "extent" in t]
-    gaps_moved: list[tuple[float, np.ndarray] | None] = []
 
+    @functools.cache
     def gaps_around() -> tuple[float, np.ndarray] | None:
         """The gaps looked for around the lattice's (:func:`shifted_gap_median`: the best median and its move),
         once; None when not looked for (``gap_shift_search`` 0, or a lattice sheared past ``gap_shift_max_skew``)."""
-        if not gaps_moved:
-            search = settings.gap_shift_search > 0 and grid.skew <= settings.gap_shift_max_skew
-            points = np.array([face_points.get((r, c), grid.centre(r, c)) for r in range(3) for c in range(3)])
-            cubes_at = np.array([t["cube"] for t in cell_tests])
-            gaps_moved.append(shifted_gap_median(grid, points, cubes_at, lab_sum, scale, settings) if search else None)
-        return gaps_moved[0]
+        if settings.gap_shift_search <= 0 or grid.skew > settings.gap_shift_max_skew:
+            return None
+        points = np.array([face_points.get((r, c), grid.centre(r, c)) for r in range(3) for c in range(3)])
+        cubes_at = np.array([t["cube"] for t in cell_tests])
+        return shifted_gap_median(grid, points, cubes_at, lab_sum, scale, settings)
 
     def apart_moved() -> bool:
         """Whether the gaps between the cells differ from them on the lattice moved onto the gaps found around it

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.grid_scene import grid_scene, sticker_palette
-from vision.shaker import DEFAULT_SETTINGS, Grid, gap_contrast, read_shaker, shifted_gap_median
+from vision.shaker import DEFAULT_SETTINGS, Grid, gap_contrast, read_shaker, shifted_gap_median, table_difference
 
 PITCH = 60.0
 SQUARE = ((-1, -1), (1, -1), (1, 1), (-1, 1))  # (a square's corners, counted round)
@@ -104,10 +104,9 @@ def test_no_search_on_a_sheared_lattice() -> None:
 
 
 def _working_lab_sum(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
-    h, w = frame_bgr.shape[:2]
-    scale = max(h, w) / DEFAULT_SETTINGS.work_long_side
-    work = cv2.resize(frame_bgr, (round(w / scale), round(h / scale)), interpolation=cv2.INTER_AREA)
-    return cv2.integral(cv2.cvtColor(work, cv2.COLOR_BGR2Lab), sdepth=cv2.CV_32S), scale
+    """The integral of the reader's working Lab copy (table_difference's) and its scale, as the reader measures."""
+    _, scale, lab, _ = table_difference(frame_bgr, DEFAULT_SETTINGS)
+    return cv2.integral(lab, sdepth=cv2.CV_32S), scale
 
 
 def test_the_gaps_between_the_cells_are_measured_on_the_lattice_moved_onto_the_gaps() -> None:
