@@ -1873,7 +1873,7 @@ def fill_from_other_sizes(
     tol = settings.fill_tolerance * grid.pitch
     lo, hi = settings.fill_size_ratio
     empty = np.nonzero(cell_k < 0)[0]
-    centres = grid.origin + _CELL_CR[empty, 0:1] * grid.col_step + _CELL_CR[empty, 1:2] * grid.row_step
+    centres = grid._centres[empty]
     # each empty cell's nearest candidate of every other size of about the grid's cube size; the nearest of
     # those that sit on the cell and stand out enough (the first size on a tie)
     best_d = np.full(len(empty), np.inf)
@@ -1956,7 +1956,7 @@ def verify_cells(
     members = cell_k[have]
     med_r = _median(cands.radius[members]) if len(members) else grid.pitch / 3
     radius = max(1.5, settings.sample_radius * grid.pitch)
-    centres = grid.origin + _CELL_CR[:, 0:1] * grid.col_step + _CELL_CR[:, 1:2] * grid.row_step  # (9, 2)
+    centres = grid._centres  # (9, 2)
     points = centres.copy()
     points[have] = cands.xy[members]
     tables = table_colours_at(table_lab8, points, scale, settings)
