@@ -18,6 +18,7 @@ _SECOND_LOOKS = {
     "busy_retry_factor": 0.0,
     "close_up_long_side": 0,
     "square_retry": False,
+    "glare_retry": False,
 }
 
 

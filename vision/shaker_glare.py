@@ -1,0 +1,59 @@
+"""A lamp's highlights on glossy pieces: found, and taken off a frame for the shaker reader's last second look.
+
+Glossy stickers (a puzzle cube's face, enamelled tiles) show a lamp's highlight in each piece: a bright spot,
+washed towards white, smaller than the piece. There the top face's sample is no palette colour, and the finder
+may take a piece's lit and unlit halves for two shapes, so the frame is refused. A grey opening of the frame
+(each channel eroded, then dilated, by a square smaller than a piece: :func:`without_highlights`) takes off
+every bright detail narrower than the square and leaves larger faces as they were: a piece's colour shows where
+its highlight was.
+
+:func:`glare_cells` tells where that happened: cells whose disk the opening darkened (CIELAB L*) *and* made more
+colourful (chroma) by at least ``lift``, each on the disk's mean. A highlight does both; a cube's top face (about
+0.7 of a pitch) is wider than the square (0.35 of the lattice's pitch) and is left as it was. A white piece shows
+nothing to take off, and a light one (yellow) too little on the disk's mean: the lattice's other cells decide.
+:func:`vision.shaker.glare_reading` reads a refused frame again without highlights (in full where the refused
+lattice shows glare, else with a first look) and keeps that reading only where its own lattice shows glare in
+several cells: a game frame read again so has shown none at the lattice it was read on.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+def without_highlights(frame_bgr: np.ndarray, side: int) -> np.ndarray:
+    """The frame (BGR) grey-opened by a ``side`` x ``side`` square: bright details narrower than it taken off."""
+    side = max(3, int(side))
+    return cv2.morphologyEx(frame_bgr, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+
+
+def glare_cells(frame_bgr: np.ndarray, opened_bgr: np.ndarray, centres: np.ndarray, radius: float, lift: float) -> int:
+    """How many of the disks (``centres`` (n, 2), frame pixels, ``radius``) the opening (``opened_bgr``, of
+    ``frame_bgr``) darkened by at least ``lift`` in L* and made at least ``lift`` more colourful (CIELAB chroma),
+    on each disk's mean: the highlights it took off. A disk partly outside the frame counts its pixels inside;
+    one wholly outside, none."""
+    h, w = frame_bgr.shape[:2]
+    count = 0
+    for x, y in np.asarray(centres, dtype=np.float64).reshape(-1, 2).tolist():
+        x0, x1 = max(0, math.floor(x - radius)), min(w, math.ceil(x + radius) + 1)
+        y0, y1 = max(0, math.floor(y - radius)), min(h, math.ceil(y + radius) + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disk = (xx - x) ** 2 + (yy - y) ** 2 <= radius * radius
+        if not disk.any():
+            continue
+        before = _lab(frame_bgr[y0:y1, x0:x1])[disk]
+        after = _lab(opened_bgr[y0:y1, x0:x1])[disk]
+        darker = float((before[:, 0] - after[:, 0]).mean())
+        chroma_gain = float((np.hypot(after[:, 1], after[:, 2]) - np.hypot(before[:, 1], before[:, 2])).mean())
+        count += darker >= lift and chroma_gain >= lift
+    return count
+
+
+def _lab(patch_bgr: np.ndarray) -> np.ndarray:
+    """CIELAB (float32) of an 8-bit BGR patch, through OpenCV's float conversion."""
+    return cv2.cvtColor(patch_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
