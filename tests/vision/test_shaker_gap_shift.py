@@ -76,7 +76,7 @@ def test_glossy_stickers_refused_as_no_grid_are_now_read_right() -> None:
     # grid of separate cubes" (measured on seed 91's first 12: frames 2, 3, 4, 5, 7, 8, 11)
     rng = np.random.default_rng(91)
     palette = sticker_palette()
-    off = replace(DEFAULT_SETTINGS, gap_shift_search=0.0)
+    off = replace(DEFAULT_SETTINGS, gap_shift_search=0.0, glare_retry=False)  # (as measured: no glare read)
     rescued = 0
     for i in range(12):
         frame_bgr, pattern = grid_scene("glossy", rng)
@@ -114,7 +114,7 @@ def test_the_gaps_between_the_cells_are_measured_on_the_lattice_moved_onto_the_g
     # (gap_contrast), is taken again on the lattice moved by the search's move: seed 60 frame 1 and seed 56 frame 10
     # read right on a lattice whose own gaps are mostly on the stickers (measured 0.33 and 0.25 of them differ)
     palette = sticker_palette()
-    off = replace(DEFAULT_SETTINGS, gap_shift_search=0.0)
+    off = replace(DEFAULT_SETTINGS, gap_shift_search=0.0, glare_retry=False)  # (as measured: no glare read)
     for seed, frame in ((60, 1), (56, 10)):
         rng = np.random.default_rng(seed)
         scenes = [grid_scene("glossy", rng) for _ in range(frame + 1)]

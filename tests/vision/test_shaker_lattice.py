@@ -60,7 +60,8 @@ def test_no_retry_when_the_faces_fit_their_cells(monkeypatch: pytest.MonkeyPatch
         close_up = kwargs["settings"].work_long_side != DEFAULT_SETTINGS.work_long_side
         busy = kwargs["settings"].response_noise_factor != DEFAULT_SETTINGS.response_noise_factor
         square = kwargs["settings"].square_steps  # (nor the square-steps read of a frame still refused)
-        if kwargs.get("_start") is None and not kwargs.get("_all_sizes") and not (close_up or busy or square):
+        glare = not kwargs["settings"].glare_retry  # (nor the read of a frame still refused without highlights)
+        if kwargs.get("_start") is None and not kwargs.get("_all_sizes") and not (close_up or busy or square or glare):
             calls.append(kwargs.get("_without"))
         return original(*args, **kwargs)
 

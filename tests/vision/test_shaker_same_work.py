@@ -19,8 +19,9 @@ from tests.vision.shaker_sets import set_scene
 
 SEED, INDEX = 41007, 8
 _VERIFIED = shaker._verified  # (the function itself: the no-memo reading patches the module's name)
-# (one working copy's reads: the close-up read of a refused frame works on a copy of its own, with a memo of its own)
-_ONE_COPY = replace(shaker.DEFAULT_SETTINGS, close_up_long_side=0)
+# (one working copy's reads: the close-up read of a refused frame works on a copy of its own, with a memo of its own,
+# and the read without highlights on a frame of its own, the refused one grey-opened)
+_ONE_COPY = replace(shaker.DEFAULT_SETTINGS, close_up_long_side=0, glare_retry=False)
 
 
 @pytest.fixture(scope="module")
