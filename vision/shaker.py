@@ -412,17 +412,17 @@ class ShakerSettings:
     close_up_pitch_gain: float = 1.3
     # A frame still refused is read once more with a lamp's highlights taken off (glossy stickers or tiles: a bright
     # spot in each piece, no palette colour, a piece split in two; vision.shaker_glare, glare_reading): grey-opened by
-    # a square glare_open of the refused lattice's pitch. A first look (no second looks, about 22 ms), or in full
-    # where glare_before_cells of that lattice's disks (glare_disk pitches) show a highlight taken off (darker and
-    # more colourful by glare_lift on the disk's mean); its reading kept only where glare_after_cells of its own
-    # lattice's disks do (opened by glare_open of its own pitch). On the glossy set (make-grid-set --kind glossy,
-    # seeds 52-130, 1580 frames) right / wrong / refused 1354/1/225 -> 1468/1/111 (with the full read only: 1442;
-    # with the full read always: about 1510, each refused game frame read twice in full); close-ups (seeds 400-419)
-    # 322 -> 327 of 400 (a close-up needs the close-up read, a second look: with it in the first look 347, but the
-    # refused game frames' cost doubled). Unkept: read again with no gate after, the 612 refused frames of the game's
-    # sets t41001-t41005 gave 7 incomplete patterns read as complete, each at 0 glare cells; the game's sets
-    # t41001-t41010, shaker-dev and the puzzle and tiles sets read the same, frame by frame. Cost: the bench's
-    # refused frames 76.5 -> 98.4 ms mean (p95 86 -> 115 ms), the accepted ones the same.
+    # a square glare_open of the refused lattice's pitch. A first look with the close-up's read (about 20 ms), or in
+    # full where glare_before_cells of that lattice's disks (glare_disk pitches) show a highlight taken off (darker
+    # and more colourful by glare_lift on the disk's mean); its reading kept only where glare_after_cells of its own
+    # lattice's disks do (opened by glare_open of its own pitch). Right / wrong / refused on make-grid-set --kind
+    # glossy seeds 52-130 (1580 frames, tuned on) 1354/1/225 -> 1473/1/106, seeds 131-170 (800, not tuned on)
+    # 702/0/98 -> 754/0/46, --close-up seeds 400-419 322/0/78 -> 347/0/53 (327 with a plain first look: a close-up
+    # needs the close-up read); with the full read always about 1510 on 52-130, but each refused game frame read
+    # twice in full. Read again with no gate after, the 612 refused frames of the game's sets t41001-t41005 gave 7
+    # incomplete patterns read as complete, each at 0 glare cells. The game's sets t41001-t41010, 42001-42003, 8787,
+    # shaker-dev and the puzzle and tiles sets read the same, frame by frame. Cost: the bench's refused frames about
+    # 20 ms more each (86-95 -> 106-111 ms mean), the accepted ones the same.
     glare_retry: bool = True
     glare_open: float = 0.35
     glare_disk: float = 0.25
@@ -3536,12 +3536,12 @@ def glare_reading(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     shaker: Mapping[str, int] | None = None,
 ) -> ShakerReading:
-    """A refused reading's frame read again with a lamp's highlights taken off (:mod:`vision.shaker_glare`): grey-opened
-    by a square ``glare_open`` of the refused lattice's pitch. The read is a first look (:func:`first_look`), or a full
-    read (every second look but this one) when at least ``glare_before_cells`` of the refused lattice's cells show a
-    highlight taken off. That reading is the frame's when valid and at least ``glare_after_cells`` of its own
-    lattice's cells show a highlight taken off, by an opening of ``glare_open`` of its own pitch; else the first
-    reading, its reason kept. No lattice, no read again."""
+    """A refused reading's frame read again with a lamp's highlights taken off (:mod:`vision.shaker_glare`): grey-
+    opened by a square ``glare_open`` of the refused lattice's pitch. The read is a first look with the close-up's
+    read again (:func:`_glare_first_look`), or a full read (every second look but this one) when at least
+    ``glare_before_cells`` of the refused lattice's cells show a highlight taken off. That reading is the frame's
+    when valid and at least ``glare_after_cells`` of its own lattice's cells show a highlight taken off, by an
+    opening of ``glare_open`` of its own pitch; else the first reading, its reason kept. No lattice, no read again."""
     grid = first.debug.get("grid")
     if grid is None:
         return first
@@ -3553,7 +3553,7 @@ def glare_reading(
     opened_bgr = without_highlights(frame_bgr, side)
     again_settings = _without_glare_retry(settings)
     if glare(opened_bgr, grid) < settings.glare_before_cells:
-        again_settings = first_look(again_settings)
+        again_settings = _glare_first_look(again_settings)
     again = read_shaker(opened_bgr, palette, rotation, settings=again_settings, shaker=shaker)
     again_grid = again.debug.get("grid")
     if not again.valid or again_grid is None:
@@ -3563,6 +3563,14 @@ def glare_reading(
     if cells < settings.glare_after_cells:
         return first
     return replace(again, debug={**again.debug, "glare": {"cells": cells, "first": first.reason}})
+
+
+@functools.lru_cache(maxsize=8)
+def _glare_first_look(settings: ShakerSettings) -> ShakerSettings:
+    """:func:`first_look`'s settings but for the close-up's read again (``close_up_long_side``: cheap where there is
+    no close-up, and a close-up needs it): :func:`glare_reading`'s look at a frame whose refused lattice shows no
+    highlight taken off."""
+    return replace(first_look(settings), close_up_long_side=settings.close_up_long_side)
 
 
 @functools.lru_cache(maxsize=8)
