@@ -3536,8 +3536,8 @@ def glare_reading(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     shaker: Mapping[str, int] | None = None,
 ) -> ShakerReading:
-    """A refused reading's frame read again with a lamp's highlights taken off (:mod:`vision.shaker_glare`): grey-
-    opened by a square ``glare_open`` of the refused lattice's pitch. The read is a first look with the close-up's
+    """A refused reading's frame read again with a lamp's highlights taken off (:mod:`vision.shaker_glare`):
+    grey-opened by a square ``glare_open`` of the refused lattice's pitch. The read is a first look with the close-up's
     read again (:func:`_glare_first_look`), or a full read (every second look but this one) when at least
     ``glare_before_cells`` of the refused lattice's cells show a highlight taken off. That reading is the frame's
     when valid and at least ``glare_after_cells`` of its own lattice's cells show a highlight taken off, by an

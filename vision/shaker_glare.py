@@ -23,6 +23,8 @@ import math
 import cv2
 import numpy as np
 
+from .colour import bgr_to_lab
+
 
 def without_highlights(frame_bgr: np.ndarray, side: int) -> np.ndarray:
     """The frame (BGR) grey-opened by a ``side`` x ``side`` square: bright details narrower than it taken off."""
@@ -46,14 +48,9 @@ def glare_cells(frame_bgr: np.ndarray, opened_bgr: np.ndarray, centres: np.ndarr
         disk = (xx - x) ** 2 + (yy - y) ** 2 <= radius * radius
         if not disk.any():
             continue
-        before = _lab(frame_bgr[y0:y1, x0:x1])[disk]
-        after = _lab(opened_bgr[y0:y1, x0:x1])[disk]
+        before = bgr_to_lab(frame_bgr[y0:y1, x0:x1][disk])
+        after = bgr_to_lab(opened_bgr[y0:y1, x0:x1][disk])
         darker = float((before[:, 0] - after[:, 0]).mean())
         chroma_gain = float((np.hypot(after[:, 1], after[:, 2]) - np.hypot(before[:, 1], before[:, 2])).mean())
         count += darker >= lift and chroma_gain >= lift
     return count
-
-
-def _lab(patch_bgr: np.ndarray) -> np.ndarray:
-    """CIELAB (float32) of an 8-bit BGR patch, through OpenCV's float conversion."""
-    return cv2.cvtColor(patch_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
