@@ -87,9 +87,10 @@ def test_glossy_stickers_refused_for_their_highlights_are_read(seed: int, gained
 
 def test_a_reading_without_highlights_on_a_game_frame_is_not_kept() -> None:
     """Generated set 41003 (``shakecity make-shaker-set D --seed 41003``), frame 0260: an incomplete pattern (a cube
-    out of line), refused. Read again with the opening's square taken off (no glare at its lattice asked), it is read
-    as a complete pattern; its own lattice shows no highlight taken off (0 cells), so the refusal stands. Of the 612
-    refused frames of t41001-t41005 the read again so read 7 as patterns (all incomplete), each at 0 cells."""
+    out of line), refused. Read again without highlights with the gate after the read off (``glare_after_cells`` 0),
+    it is read as a complete pattern; its own lattice shows no highlight taken off (0 cells), so with the gate the
+    refusal stands. Read so in full with no gate, 7 of the 612 refused frames of t41001-t41005 came out as patterns
+    (all incomplete), each at 0 cells."""
     frame_bgr, truth = set_scene(41003, 260)
     assert not truth["valid"]
     reading = read_shaker(frame_bgr)
