@@ -86,7 +86,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 - :func:`glare_reading` (``glare_retry``, :mod:`vision.shaker_glare`): a frame still refused is read once more with
   a lamp's highlights taken off (glossy stickers or tiles: grey-opened by a square a third of the refused lattice's
   pitch), a first look unless the refused lattice's cells show highlights taken off; that reading is the frame's
-  when valid and its own lattice's cells show highlights taken off (``glare_after_cells``).
+  when valid and its own lattice's cells show highlights taken off (``glare_after_cells``). Where it is not, or the
+  refusal had no lattice, the frame is opened at pitches that are fixed shares of its size (``glare_ladder``) and
+  given the same first look and the same test on each.
 
 Each of those second looks runs only on a refusal and replaces it only with a valid reading: :func:`first_look`'s
 settings turn them all off, for a read whose valid reading is the full read's and whose refusal is the full
@@ -429,6 +431,17 @@ class ShakerSettings:
     glare_lift: float = 4.0
     glare_before_cells: int = 1
     glare_after_cells: int = 3
+    # A frame the glare read left refused, or refused with no lattice, is then opened at pitches that are these shares
+    # of the frame's longer side (glare_open of each), each opened frame given the same first look and the same gate
+    # after: the refused lattice is often far off the pieces' pitch (a highlight splits each piece, and the finder
+    # fits a lattice of 20-50 px on stickers of 90-170 px), so the opening sized from it is too small. (0.137, 0.273):
+    # about 140 and 280 px at 1024. Right / wrong / refused, make-grid-set --kind glossy seeds 52-130 1473/1/106 ->
+    # 1553/1/26, seeds 131-170 754/0/46 -> 784/0/16, --close-up seeds 400-419 347/0/53 -> 375/0/25 (each of 0.137,
+    # 0.195, 0.273 alone: 71, 74, 38 of the 106 on 52-130; all three 83). On the refused frames of the game's sets the
+    # opened frames' first looks read no complete pattern that passes the gate (a few invalid or with 0 glare cells).
+    # Cost: about 36 ms a share per refused frame (the opening 6 ms, the first look with the close-up's read 30 ms).
+    # (): no such read (the reader before)
+    glare_ladder: tuple[float, ...] = (0.137, 0.273)
     # A busy table (a gingham's checks, a printed mat): its edges lift find_cubes' threshold (response_noise_factor
     # times the frame's mean edge strength) above response_min, and there the cubes' own size may go unfound (t41019
     # 0308: 3-5 candidates at the cubes' sizes, the lattice fitted to the checks at 0.38 of the cubes' pitch: "7 cubes
@@ -3541,27 +3554,62 @@ def glare_reading(
     read again (:func:`_glare_first_look`), or a full read (every second look but this one) when at least
     ``glare_before_cells`` of the refused lattice's cells show a highlight taken off. That reading is the frame's
     when valid and at least ``glare_after_cells`` of its own lattice's cells show a highlight taken off, by an
-    opening of ``glare_open`` of its own pitch; else the first reading, its reason kept. No lattice, no read again."""
+    opening of ``glare_open`` of its own pitch. Else (or with no refused lattice) the frame is opened at each pitch of
+    ``glare_ladder`` (shares of its longer side) in turn and given the same first look and the same test; the first
+    reading so kept is the frame's, else the first reading, its reason kept."""
+    tried: set[int] = set()
     grid = first.debug.get("grid")
-    if grid is None:
-        return first
+    if grid is not None:
+        side = round(settings.glare_open * grid.pitch)
+        opened_bgr = without_highlights(frame_bgr, side)
+        again_settings = _without_glare_retry(settings)
+        if _glare_count(frame_bgr, opened_bgr, grid, settings) < settings.glare_before_cells:
+            again_settings = _glare_first_look(again_settings)
+        kept = _kept_without_glare(frame_bgr, opened_bgr, side, first, palette, rotation, again_settings, shaker)
+        if kept is not None:
+            return kept
+        tried.add(side)
+    for share in settings.glare_ladder:
+        side = round(settings.glare_open * share * max(frame_bgr.shape[:2]))
+        if side in tried:
+            continue
+        tried.add(side)
+        opened_bgr = without_highlights(frame_bgr, side)
+        look = _glare_first_look(_without_glare_retry(settings))
+        kept = _kept_without_glare(frame_bgr, opened_bgr, side, first, palette, rotation, look, shaker)
+        if kept is not None:
+            return replace(kept, debug={**kept.debug, "glare": {**kept.debug["glare"], "ladder": share}})
+    return first
 
-    def glare(opened_bgr: np.ndarray, g: Grid) -> int:
-        return glare_cells(frame_bgr, opened_bgr, g._centres, settings.glare_disk * g.pitch, settings.glare_lift)
 
-    side = round(settings.glare_open * grid.pitch)
-    opened_bgr = without_highlights(frame_bgr, side)
-    again_settings = _without_glare_retry(settings)
-    if glare(opened_bgr, grid) < settings.glare_before_cells:
-        again_settings = _glare_first_look(again_settings)
-    again = read_shaker(opened_bgr, palette, rotation, settings=again_settings, shaker=shaker)
+def _glare_count(frame_bgr: np.ndarray, opened_bgr: np.ndarray, grid: Grid, settings: ShakerSettings) -> int:
+    """How many of the lattice's cells show a highlight the opening took off (:func:`vision.shaker_glare.glare_cells`
+    on disks ``glare_disk`` of its pitch, ``glare_lift``)."""
+    return glare_cells(frame_bgr, opened_bgr, grid._centres, settings.glare_disk * grid.pitch, settings.glare_lift)
+
+
+def _kept_without_glare(
+    frame_bgr: np.ndarray,
+    opened_bgr: np.ndarray,
+    side: int,
+    first: ShakerReading,
+    palette: Palette | None,
+    rotation: int,
+    settings: ShakerSettings,
+    shaker: Mapping[str, int] | None,
+) -> ShakerReading | None:
+    """:func:`glare_reading`'s read of the frame opened by a ``side`` square (``opened_bgr``) with ``settings``: the
+    reading when valid and at least ``glare_after_cells`` of its lattice's cells show a highlight taken off by an
+    opening of ``glare_open`` of its own pitch, else None."""
+    again = read_shaker(opened_bgr, palette, rotation, settings=settings, shaker=shaker)
     again_grid = again.debug.get("grid")
     if not again.valid or again_grid is None:
-        return first
+        return None
     own_side = round(settings.glare_open * again_grid.pitch)
-    cells = glare(opened_bgr if own_side == side else without_highlights(frame_bgr, own_side), again_grid)
+    own_bgr = opened_bgr if own_side == side else without_highlights(frame_bgr, own_side)
+    cells = _glare_count(frame_bgr, own_bgr, again_grid, settings)
     if cells < settings.glare_after_cells:
-        return first
+        return None
     return replace(again, debug={**again.debug, "glare": {"cells": cells, "first": first.reason}})
 
 

@@ -13,7 +13,9 @@ colourful (chroma) by at least ``lift``, each on the disk's mean. A highlight do
 nothing to take off, and a light one (yellow) too little on the disk's mean: the lattice's other cells decide.
 :func:`vision.shaker.glare_reading` reads a refused frame again without highlights (in full where the refused
 lattice shows glare, else with a first look) and keeps that reading only where its own lattice shows glare in
-several cells: a game frame read again so has shown none at the lattice it was read on.
+several cells: a game frame read again so has shown none at the lattice it was read on. A refused lattice far off
+the pieces' pitch sizes the square wrongly: the frame is then opened at fixed shares of its size too
+(``glare_ladder``), each opened frame read and tested the same way.
 """
 
 from __future__ import annotations
