@@ -438,8 +438,10 @@ class ShakerSettings:
     # about 140 and 280 px at 1024. Right / wrong / refused, make-grid-set --kind glossy seeds 52-130 1473/1/106 ->
     # 1553/1/26, seeds 131-170 754/0/46 -> 784/0/16, --close-up seeds 400-419 347/0/53 -> 375/0/25 (each of 0.137,
     # 0.195, 0.273 alone: 71, 74, 38 of the 106 on 52-130; all three 83). On the refused frames of the game's sets the
-    # opened frames' first looks read no complete pattern that passes the gate (a few invalid or with 0 glare cells).
-    # Cost: about 36 ms a share per refused frame (the opening 6 ms, the first look with the close-up's read 30 ms).
+    # opened frames' first looks read no complete pattern that passes the gate (a few invalid or with 0 glare cells):
+    # the game's sets t41001-t41010, 42001-42003, 8787, shaker-dev and the puzzle and tiles sets read the same, frame
+    # by frame. Cost: about 32 ms a share per frame still refused (the opening 6 ms, the first look with the
+    # close-up's read the rest): bench-shaker's 44 refused frames 157-160 -> 219-224 ms mean, the others the same.
     # (): no such read (the reader before)
     glare_ladder: tuple[float, ...] = (0.137, 0.273)
     # A busy table (a gingham's checks, a printed mat): its edges lift find_cubes' threshold (response_noise_factor
