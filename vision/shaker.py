@@ -160,7 +160,7 @@ from .shaker_checks import (
     with_faint_cubes,
 )
 from .shaker_cube_look import solid_cubes_kept, with_solid_cubes
-from .shaker_glare import glare_cells, without_highlights
+from .shaker_glare import glare_cells, glare_spots, without_highlights
 from .shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice, pooled_candidates
 from .shaker_repeat import repeated_cells
 
@@ -444,6 +444,15 @@ class ShakerSettings:
     # close-up's read the rest): bench-shaker's 44 refused frames 157-160 -> 219-224 ms mean, the others the same.
     # (): no such read (the reader before)
     glare_ladder: tuple[float, ...] = (0.137, 0.273)
+    # ... and an opened frame is read only where the opening took off a highlight in several pieces: at least
+    # glare_spots separate spots it made darker and more colourful by glare_spot_lift (each on a box 0.45 of the
+    # share's pitch), none wider than 1.2 pitches, measured on a copy 256 long opened there (vision.shaker_glare.
+    # glare_spots, a few ms; a printed or checked table the opening changes all over is one wide region). All 138
+    # glossy frames the ladder reads right (the three sets above) pass (3 spots or more; 4: also all 138); of the
+    # 631 refused frames of t41001-t41005, 202 at 0.137 and 73 at 0.273 (275 first looks of 1262). 0: every opened
+    # frame read
+    glare_spots: int = 3
+    glare_spot_lift: float = 2.0
     # A busy table (a gingham's checks, a printed mat): its edges lift find_cubes' threshold (response_noise_factor
     # times the frame's mean edge strength) above response_min, and there the cubes' own size may go unfound (t41019
     # 0308: 3-5 candidates at the cubes' sizes, the lattice fitted to the checks at 0.38 of the cubes' pitch: "7 cubes
@@ -3557,8 +3566,9 @@ def glare_reading(
     ``glare_before_cells`` of the refused lattice's cells show a highlight taken off. That reading is the frame's
     when valid and at least ``glare_after_cells`` of its own lattice's cells show a highlight taken off, by an
     opening of ``glare_open`` of its own pitch. Else (or with no refused lattice) the frame is opened at each pitch of
-    ``glare_ladder`` (shares of its longer side) in turn and given the same first look and the same test; the first
-    reading so kept is the frame's, else the first reading, its reason kept."""
+    ``glare_ladder`` (shares of its longer side) in turn and, where that opening took off highlights in several spots
+    (``glare_spots``), given the same first look and the same test; the first reading so kept is the frame's, else
+    the first reading, its reason kept."""
     tried: set[int] = set()
     grid = first.debug.get("grid")
     if grid is not None:
@@ -3572,10 +3582,13 @@ def glare_reading(
             return kept
         tried.add(side)
     for share in settings.glare_ladder:
-        side = round(settings.glare_open * share * max(frame_bgr.shape[:2]))
+        pitch = share * max(frame_bgr.shape[:2])
+        side = round(settings.glare_open * pitch)
         if side in tried:
             continue
         tried.add(side)
+        if glare_spots(frame_bgr, side, pitch, settings.glare_spot_lift) < settings.glare_spots:
+            continue
         opened_bgr = without_highlights(frame_bgr, side)
         look = _glare_first_look(_without_glare_retry(settings))
         kept = _kept_without_glare(frame_bgr, opened_bgr, side, first, palette, rotation, look, shaker)

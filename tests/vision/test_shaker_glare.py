@@ -13,7 +13,7 @@ import pytest
 import vision.shaker as shaker
 from vision.grid_scene import grid_scene, sticker_palette
 from vision.shaker import DEFAULT_SETTINGS, first_look, read_shaker
-from vision.shaker_glare import glare_cells, without_highlights
+from vision.shaker_glare import glare_cells, glare_spots, without_highlights
 
 from .shaker_sets import set_scene
 
@@ -138,9 +138,9 @@ def test_a_glossy_close_up_is_read_without_highlights_as_a_close_up(monkeypatch:
 
 # glossy stickers whose refused lattice is far off the stickers' pitch, or whose highlights an opening of that pitch
 # leaves a tail of (seed, frame, close-up: the refused lattice's pitch 22, 155 and 37 px, the pitch read 91, 160 and
-# 196 px): the read on the refused lattice's opening keeps nothing, the glare_ladder's opening at this share of the frame's longer
-# side reads the pattern (measured with make-grid-set --kind glossy: 80 of the 106 frames of seeds 52-130 still
-# refused read right so, 30 of 46 of seeds 131-170, 28 of 53 close-ups of seeds 400-419, none wrong)
+# 196 px): the read on the refused lattice's opening keeps nothing, the glare_ladder's opening at this share of the
+# frame's longer side reads the pattern (measured with make-grid-set --kind glossy: 80 of the 106 frames of seeds
+# 52-130 still refused read right so, 30 of 46 of seeds 131-170, 28 of 53 close-ups of seeds 400-419, none wrong)
 @pytest.mark.parametrize(
     ("seed", "frame", "close_up", "share"), [(102, 0, False, 0.137), (131, 0, False, 0.273), (402, 0, True, 0.137)]
 )
@@ -159,3 +159,41 @@ def test_glossy_stickers_off_the_refused_lattices_pitch_are_read_on_the_ladders_
     assert reading.debug["glare"]["first"] == without.reason
     # the first look at a moving view reads none of it
     assert not read_shaker(frame_bgr, palette, settings=first_look(DEFAULT_SETTINGS)).valid
+
+
+def _pieces(*, shine: float) -> np.ndarray:
+    """A 768 x 1024 frame: a 3 x 3 grid of red, blue and green pieces (pitch 140 px, gaps 10 px) on black, each with
+    a lamp's highlight at ``shine`` left of its middle."""
+    frame = np.zeros((768, 1024, 3), np.float32)
+    yy, xx = np.mgrid[0:768, 0:1024].astype(np.float32)
+    colours = [(40, 60, 200), (160, 80, 20), (40, 160, 40)]
+    for r in range(3):
+        for c in range(3):
+            x0, y0 = 300 + 140 * c + 5, 170 + 140 * r + 5
+            piece = np.zeros((768, 1024, 1), np.float32)
+            piece[y0 : y0 + 130, x0 : x0 + 130] = 1
+            frame = frame * (1 - piece) + np.array(colours[(r + c) % 3], np.float32) * piece
+            spot = shine * np.exp(-(((xx - x0 - 55) / 25) ** 2 + ((yy - y0 - 60) / 14) ** 2))[..., None]
+            frame = frame + (255 - frame) * spot * piece
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def test_spots_count_the_highlights_taken_off_and_not_a_table_changed_all_over() -> None:
+    side, pitch = 49, 140.0  # (glare_ladder's first share of a 1024-pixel frame: 0.137, opened by 0.35 of it)
+    assert glare_spots(_pieces(shine=0.85), side, pitch, 2.0) == 9
+    assert glare_spots(_pieces(shine=0.0), side, pitch, 2.0) == 0
+    # a red and white gingham (checks of 24 px): the opening takes every white check off, the whole cloth darker and
+    # redder at once: one region far wider than a piece, no spot
+    checks = ((np.indices((768, 1024)) // 24).sum(axis=0) % 2).astype(bool)
+    gingham = np.where(checks[..., None], np.array([235, 235, 235], np.uint8), np.array([40, 40, 190], np.uint8))
+    assert glare_spots(gingham, side, pitch, 2.0) == 0
+
+
+def test_the_ladders_openings_are_read_only_where_they_take_off_several_spots() -> None:
+    # seed 102 frame 0 (above): read right on the ladder's first opening, refused when more spots are asked for than
+    # the grid has pieces (the opened frame then not read at all)
+    rng = np.random.default_rng(102)
+    frame_bgr, pattern = grid_scene("glossy", rng)
+    palette = sticker_palette()
+    assert read_shaker(frame_bgr, palette).pattern == pattern
+    assert not read_shaker(frame_bgr, palette, settings=replace(DEFAULT_SETTINGS, glare_spots=10)).valid
