@@ -109,6 +109,7 @@ import functools
 import itertools
 import math
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
@@ -3344,6 +3345,50 @@ class _FrameWork(NamedTuple):
     memo: dict[Any, Any]
 
 
+def _frame_work(frame_bgr: np.ndarray, settings: ShakerSettings, laps: dict[str, float] | None = None) -> _FrameWork:
+    """A read's first stages (:func:`table_difference`, :func:`edge_strength` and the integral images,
+    :func:`find_cubes`) made into the frame's :class:`_FrameWork`; with ``laps``, each stage's seconds put in it
+    ("table", "edges", "finder")."""
+    t = time.perf_counter() if laps is not None else 0.0
+    d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
+    t = _lap(laps, "table", t)
+    g = edge_strength(lab, settings)
+    g_sum = cv2.integral(g)
+    lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
+    t = _lap(laps, "edges", t)
+    # (the table difference and edge maps serve the finder only: freed on return, their memory for the later looks)
+    all_cands = find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g)
+    _lap(laps, "finder", t)
+    return _FrameWork(scale, lab, table_lab8, g_sum, lab_sum, all_cands, {})
+
+
+def _lap(laps: dict[str, float] | None, stage: str, t: float) -> float:
+    """With ``laps``, the seconds since ``t`` put in it as ``stage``'s and the time now; else 0.0 (no clock read)."""
+    if laps is None:
+        return 0.0
+    now = time.perf_counter()
+    laps[stage] = now - t
+    return now
+
+
+def _tried(all_cands: list[Candidates], settings: ShakerSettings) -> list[Candidates]:
+    """Each size's candidates the lattice search tries: none for a size with fewer than ``min_support``."""
+    return [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
+
+
+def frame_stage_times(frame_bgr: np.ndarray, settings: ShakerSettings = DEFAULT_SETTINGS) -> dict[str, float]:
+    """Milliseconds of a read's stages before any lattice is built, each made as :func:`read_shaker`'s first read
+    makes it: "table" (the working copy, its Lab and the table model), "edges" (the edge map and the integral
+    images), "finder" (:func:`find_cubes`) and "hypotheses" (:func:`lattice_hypotheses` over every size). What every
+    frame costs, however it is read after (``shakecity bench-shaker``'s stage figures)."""
+    laps: dict[str, float] = {}
+    work = _frame_work(np.ascontiguousarray(frame_bgr), settings, laps)
+    t = time.perf_counter()
+    lattice_hypotheses(_tried(work.all_cands, settings), settings)
+    _lap(laps, "hypotheses", t)
+    return {stage: 1000.0 * seconds for stage, seconds in laps.items()}
+
+
 def _verified(
     work: _FrameWork,
     frame_bgr: np.ndarray,
@@ -3767,16 +3812,9 @@ def _read(
     palette = palette or default_palette()
     error = GridNotFound("no pattern: nothing like a cube in view")
     if _work is None:
-        d, scale, lab, table_lab8 = table_difference(frame_bgr, settings)
-        g = edge_strength(lab, settings)
-        g_sum = cv2.integral(g)
-        lab_sum = cv2.integral(lab, sdepth=cv2.CV_32S)  # exact for 8-bit sums up to 2**31 / 255 pixels
-        _work = _FrameWork(
-            scale, lab, table_lab8, g_sum, lab_sum, find_cubes(frame_bgr, settings, work=(d, scale, lab), edges=g), {}
-        )
+        _work = _frame_work(frame_bgr, settings)
         if _made is not None:
             _made.append(_work)
-        del d, g  # (the table difference and edge maps serve the finder only: their memory free for the later looks)
     scale, lab, table_lab8, g_sum, lab_sum, all_cands = _work[:6]
 
     def assess(
@@ -3800,7 +3838,7 @@ def _read(
     fits: list[tuple[float, Grid, Candidates, int]] = []  # each size's best lattice
     searches: list[tuple[Iterator[Grid], Candidates, int]] = []  # and where its next ones come from
     firsts: list[tuple[Grid, Candidates, int]] = []
-    tried = [cands if len(cands.xy) >= settings.min_support else Candidates(*_NO_CANDIDATES) for cands in all_cands]
+    tried = _tried(all_cands, settings)
     # every size's at once; none when every size is left out (a re-lattice's read: no lattice search)
     searched = any(j not in _without for j in range(len(all_cands)))
     # (a lazy read read again with every size passes its hypotheses and its sizes' searches, each begun at its first

@@ -32,6 +32,7 @@ from .shaker import (
     calibrate_from_frame,
     draw_reading,
     first_look,
+    frame_stage_times,
     read_shaker,
 )
 
@@ -365,12 +366,14 @@ def bench(frames: int = 60, seed: int = 1, first_look_only: bool = False) -> dic
         palette = default_palette()
         read_shaker(scenes[0], palette, settings=settings)  # warm up
         times, cpu, refused = [], [], []
+        stages: list[dict[str, float]] = []
         for frame_bgr in scenes:
             t0, c0 = time.perf_counter(), time.process_time()
             reading = read_shaker(frame_bgr, palette, settings=settings)
             times.append(1000 * (time.perf_counter() - t0))
             cpu.append(1000 * (time.process_time() - c0))
             refused.append(not reading.valid)
+            stages.append(frame_stage_times(frame_bgr, settings))  # (made again apart, after the timed read)
     finally:
         cv2.setNumThreads(threads)
     by_refusal = {r: [t for t, was in zip(times, refused, strict=True) if was is r] for r in (True, False)}
@@ -393,6 +396,10 @@ def bench(frames: int = 60, seed: int = 1, first_look_only: bool = False) -> dic
         "refused_frames": len(by_refusal[True]),
         "refused_mean_ms": statistics.mean(by_refusal[True]) if by_refusal[True] else None,
         "accepted_mean_ms": statistics.mean(by_refusal[False]) if by_refusal[False] else None,
+        # the stages before any lattice is built (vision.shaker.frame_stage_times), each frame's made again apart:
+        # what every frame costs however it is read after
+        "stages_median_ms": {stage: statistics.median(s[stage] for s in stages) for stage in stages[0]},
+        "before_lattices_median_ms": statistics.median(sum(s.values()) for s in stages),
     }
 
 
@@ -417,6 +424,8 @@ def run_bench(args: argparse.Namespace) -> int:
             f"  refused frames: {b['refused_frames']}, {mean('refused_mean_ms')} mean; the others "
             f"{mean('accepted_mean_ms')} mean"
         )
+        parts = ", ".join(f"{stage} {ms:.2f}" for stage, ms in b["stages_median_ms"].items())
+        print(f"  before any lattice, every frame: median {b['before_lattices_median_ms']:.2f} ms ({parts})")
     return 0
 
 

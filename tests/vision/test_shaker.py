@@ -22,7 +22,7 @@ from vision.colour import (
     palette_from_json,
 )
 from vision.errors import CalibrationError, PaletteError, VisionError
-from vision.shaker import CubeReading, find_cubes, read_shaker
+from vision.shaker import DEFAULT_SETTINGS, CubeReading, _frame_work, find_cubes, frame_stage_times, read_shaker
 from vision.shaker_scene import random_pattern, render_covered, render_shake
 
 
@@ -38,6 +38,18 @@ def test_reads_a_plain_scene(shaker_plain_scene):
     assert reading.valid and reading.reason is None
     assert reading.pattern == truth["pattern"]
     assert len(reading.confidence) == 3 and all(0.5 <= c <= 1 for row in reading.confidence for c in row)
+
+
+def test_the_stages_before_any_lattice_are_timed_as_the_read_makes_them(shaker_plain_scene):
+    # (bench-shaker's stage figures): the finder's candidates of the timed stages are the read's, size by size
+    frame_bgr, _ = shaker_plain_scene
+    laps = frame_stage_times(frame_bgr)
+    assert list(laps) == ["table", "edges", "finder", "hypotheses"] and all(ms > 0 for ms in laps.values())
+    read = read_shaker(frame_bgr).debug["all_candidates"]
+    timed = _frame_work(frame_bgr, DEFAULT_SETTINGS, {}).all_cands
+    assert len(read) == len(timed) > 0
+    for a, b in zip(read, timed, strict=True):
+        assert np.array_equal(a.xy, b.xy) and np.array_equal(a.contrast, b.contrast)
 
 
 @pytest.mark.parametrize("rotation", [0, 90, 180, 270])

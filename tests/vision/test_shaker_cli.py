@@ -205,10 +205,14 @@ def test_bench_shaker(capsys):
     b = json.loads(capsys.readouterr().out)
     assert b["frames"] == 3 and 0 < b["median_ms"] <= b["p95_ms"]
     assert b["first_look"] is False and 0 <= b["refused_frames"] <= 3
+    # the stages before any lattice, each frame's made again apart: their medians, and the median of their sums
+    assert list(b["stages_median_ms"]) == ["table", "edges", "finder", "hypotheses"]
+    assert all(ms > 0 for ms in b["stages_median_ms"].values()) and b["before_lattices_median_ms"] > 0
     # the first four frames of the bench's set (seed 1): one of them refused, read in first looks only too
     assert main(["bench-shaker", "--frames", "4", "--first-look"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "(first looks only) on 4 decoded" in out[0] and out[1].strip().startswith("refused frames: 1,")
+    assert out[2].strip().startswith("before any lattice, every frame: median ") and "hypotheses" in out[2]
 
 
 def test_module_runs_alone(shaker_photo):
