@@ -261,34 +261,40 @@ def test_live_on_the_demo_cameras_timeline_reports_each_shake_once():
     assert kinds.count(PatternRead) >= 5, kinds
 
 
-@pytest.mark.parametrize("seed", [44, 50, 56])
-def test_the_box_held_down_is_not_a_refused_shake_though_its_reread_finds_another_grid(shaker_plain_scene, seed):
+def test_the_box_held_down_is_not_a_refused_shake_though_its_reread_finds_another_grid(shaker_plain_scene):
     """The box held down over the next shake for 4 s: the still view is read again every ``reread_seconds``, and
     with fresh sensor noise the reader's refusal of it lies on another grid each time (stray cubes, the box's
-    print). A reading that changes while the view does not is not the box lifted: no "shake again" until it is."""
+    print). A reading that changes while the view does not is not the box lifted: no "shake again" until it is.
+    Three boxes (seeds 44, 50, 56). Whether a box's refusal changes from one read to the next depends on the
+    machine: seed 44's did in session 45's CI and does not on session 46's machine (an AMD EPYC, AVX2) at the same
+    commit, f8b4817, most likely through OpenCV's CPU-dependent code paths. So the case itself is asked of two of
+    the three, and the outcome (one pattern, no "shake again") of all three."""
     import random
 
     from vision.shaker_scene import random_pattern, render_shake
 
     frame_bgr, truth = shaker_plain_scene
-    covered, _ = render_shake(random_pattern(random.Random(seed)), random.Random(seed), covered=True)
-    rng = np.random.default_rng(seed)
-    live = LiveShakerReader()
-    events, fps, t = [], 10.0, 0.0
-    for _ in range(10):
-        events += live.feed(noisy(frame_bgr, rng), t)
-        t += 1 / fps
-    refusals = set()
-    for _ in range(40):
-        events += live.feed(noisy(covered, rng), t)
-        reading = live.last_reading
-        assert reading is not None and not reading.valid
-        corners = None if reading.grid_corners is None else tuple(np.round(reading.grid_corners, -1).ravel())
-        refusals.add((reading.reason, corners))
-        t += 1 / fps
-    assert len(refusals) > 1  # (the case itself: the still box read differently from one read to the next)
-    assert [type(e) for e in events] == [PatternRead], events
-    assert [list(r) for r in events[0].pattern] == truth["pattern"]
+    varied = 0
+    for seed in (44, 50, 56):
+        covered, _ = render_shake(random_pattern(random.Random(seed)), random.Random(seed), covered=True)
+        rng = np.random.default_rng(seed)
+        live = LiveShakerReader()
+        events, fps, t = [], 10.0, 0.0
+        for _ in range(10):
+            events += live.feed(noisy(frame_bgr, rng), t)
+            t += 1 / fps
+        refusals = set()
+        for _ in range(40):
+            events += live.feed(noisy(covered, rng), t)
+            reading = live.last_reading
+            assert reading is not None and not reading.valid, seed
+            corners = None if reading.grid_corners is None else tuple(np.round(reading.grid_corners, -1).ravel())
+            refusals.add((reading.reason, corners))
+            t += 1 / fps
+        varied += len(refusals) > 1  # (the case itself: the still box read differently from one read to the next)
+        assert [type(e) for e in events] == [PatternRead], (seed, events)
+        assert [list(r) for r in events[0].pattern] == truth["pattern"], seed
+    assert varied >= 2
 
 
 def test_a_still_view_refused_in_full_is_looked_at_again_with_a_first_look_only(monkeypatch):
