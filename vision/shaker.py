@@ -432,6 +432,14 @@ class ShakerSettings:
     glare_lift: float = 4.0
     glare_before_cells: int = 1
     glare_after_cells: int = 3
+    # the gate after measures each cell on disks of these shares of the pitch and counts it where any shows a highlight
+    # taken off: a highlight off the piece's middle (the lamp's offset, up to 0.25 pitch) falls partly outside the
+    # 0.25 disk, and the larger disk dilutes a small one. (0.25,) -> (0.25, 0.32), with the glare_ladder below:
+    # glossy seeds 52-130 1553/1/26 -> 1562/1/17, 131-170 784/0/16 -> 789/0/11, close-ups 375/0/25 -> 376/0/24, none
+    # read right before refused now; (0.32,) alone 1558 and 788, 4 and 1 of them refused that were read right. On the
+    # game's refused frames of t41001-t41005 the 4 opened frames read valid show at most 1 cell on either disk; all
+    # the game's sets read the same, frame by frame
+    glare_after_disks: tuple[float, ...] = (0.25, 0.32)
     # A frame the glare read left refused, or refused with no lattice, is then opened at pitches that are these shares
     # of the frame's longer side (glare_open of each), each opened frame given the same first look and the same gate
     # after: the refused lattice is often far off the pieces' pitch (a highlight splits each piece, and the finder
@@ -3609,18 +3617,18 @@ def glare_reading(
     grey-opened by a square ``glare_open`` of the refused lattice's pitch. The read is a first look with the close-up's
     read again (:func:`_glare_first_look`), or a full read (every second look but this one) when at least
     ``glare_before_cells`` of the refused lattice's cells show a highlight taken off. That reading is the frame's
-    when valid and at least ``glare_after_cells`` of its own lattice's cells show a highlight taken off, by an
-    opening of ``glare_open`` of its own pitch. Else (or with no refused lattice) the frame is opened at each pitch of
-    ``glare_ladder`` (shares of its longer side) in turn and, where that opening took off highlights in several spots
-    (``glare_spots``), given the same first look and the same test; the first reading so kept is the frame's, else
-    the first reading, its reason kept."""
+    when valid and at least ``glare_after_cells`` of its own lattice's cells show a highlight taken off (on any of
+    ``glare_after_disks``), by an opening of ``glare_open`` of its own pitch. Else (or with no refused lattice) the
+    frame is opened at each pitch of ``glare_ladder`` (shares of its longer side) in turn and, where that opening took
+    off highlights in several spots (``glare_spots``), given the same first look and the same test; the first reading
+    so kept is the frame's, else the first reading, its reason kept."""
     tried: set[int] = set()
     grid = first.debug.get("grid")
     if grid is not None:
         side = round(settings.glare_open * grid.pitch)
         opened_bgr = without_highlights(frame_bgr, side)
         again_settings = _without_glare_retry(settings)
-        if _glare_count(frame_bgr, opened_bgr, grid, settings) < settings.glare_before_cells:
+        if _glare_count(frame_bgr, opened_bgr, grid, (settings.glare_disk,), settings) < settings.glare_before_cells:
             again_settings = _glare_first_look(again_settings)
         kept = _kept_without_glare(frame_bgr, opened_bgr, side, first, palette, rotation, again_settings, shaker)
         if kept is not None:
@@ -3642,10 +3650,12 @@ def glare_reading(
     return first
 
 
-def _glare_count(frame_bgr: np.ndarray, opened_bgr: np.ndarray, grid: Grid, settings: ShakerSettings) -> int:
+def _glare_count(
+    frame_bgr: np.ndarray, opened_bgr: np.ndarray, grid: Grid, disks: tuple[float, ...], settings: ShakerSettings
+) -> int:
     """How many of the lattice's cells show a highlight the opening took off (:func:`vision.shaker_glare.glare_cells`
-    on disks ``glare_disk`` of its pitch, ``glare_lift``)."""
-    return glare_cells(frame_bgr, opened_bgr, grid._centres, settings.glare_disk * grid.pitch, settings.glare_lift)
+    on disks of these shares of its pitch, any of them, ``glare_lift``)."""
+    return glare_cells(frame_bgr, opened_bgr, grid._centres, tuple(d * grid.pitch for d in disks), settings.glare_lift)
 
 
 def _kept_without_glare(
@@ -3659,15 +3669,15 @@ def _kept_without_glare(
     shaker: Mapping[str, int] | None,
 ) -> ShakerReading | None:
     """:func:`glare_reading`'s read of the frame opened by a ``side`` square (``opened_bgr``) with ``settings``: the
-    reading when valid and at least ``glare_after_cells`` of its lattice's cells show a highlight taken off by an
-    opening of ``glare_open`` of its own pitch, else None."""
+    reading when valid and at least ``glare_after_cells`` of its lattice's cells show a highlight taken off (on a disk
+    of any of ``glare_after_disks``) by an opening of ``glare_open`` of its own pitch, else None."""
     again = read_shaker(opened_bgr, palette, rotation, settings=settings, shaker=shaker)
     again_grid = again.debug.get("grid")
     if not again.valid or again_grid is None:
         return None
     own_side = round(settings.glare_open * again_grid.pitch)
     own_bgr = opened_bgr if own_side == side else without_highlights(frame_bgr, own_side)
-    cells = _glare_count(frame_bgr, own_bgr, again_grid, settings)
+    cells = _glare_count(frame_bgr, own_bgr, again_grid, settings.glare_after_disks, settings)
     if cells < settings.glare_after_cells:
         return None
     return replace(again, debug={**again.debug, "glare": {"cells": cells, "first": first.reason}})

@@ -34,28 +34,43 @@ def without_highlights(frame_bgr: np.ndarray, side: int) -> np.ndarray:
     return cv2.morphologyEx(frame_bgr, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
 
 
-def glare_cells(frame_bgr: np.ndarray, opened_bgr: np.ndarray, centres: np.ndarray, radius: float, lift: float) -> int:
+def glare_cells(
+    frame_bgr: np.ndarray,
+    opened_bgr: np.ndarray,
+    centres: np.ndarray,
+    radius: float | tuple[float, ...],
+    lift: float,
+) -> int:
     """How many of the disks (``centres`` (n, 2), frame pixels, ``radius``) the opening (``opened_bgr``, of
     ``frame_bgr``) darkened by at least ``lift`` in L* and made at least ``lift`` more colourful (CIELAB chroma),
-    on each disk's mean: the highlights it took off. A disk partly outside the frame counts its pixels inside;
-    one wholly outside, none."""
+    on each disk's mean: the highlights it took off. With several radii a centre counts when a disk of any of them
+    shows it (a highlight off the piece's middle falls outside a small disk, and a large one dilutes a small
+    highlight). A disk partly outside the frame counts its pixels inside; one wholly outside, none."""
+    radii = (radius,) if isinstance(radius, (int, float)) else radius
     h, w = frame_bgr.shape[:2]
     count = 0
     for x, y in np.asarray(centres, dtype=np.float64).reshape(-1, 2).tolist():
-        x0, x1 = max(0, math.floor(x - radius)), min(w, math.ceil(x + radius) + 1)
-        y0, y1 = max(0, math.floor(y - radius)), min(h, math.ceil(y + radius) + 1)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        disk = (xx - x) ** 2 + (yy - y) ** 2 <= radius * radius
-        if not disk.any():
-            continue
-        before = bgr_to_lab(frame_bgr[y0:y1, x0:x1][disk])
-        after = bgr_to_lab(opened_bgr[y0:y1, x0:x1][disk])
-        darker = float((before[:, 0] - after[:, 0]).mean())
-        chroma_gain = float((np.hypot(after[:, 1], after[:, 2]) - np.hypot(before[:, 1], before[:, 2])).mean())
-        count += darker >= lift and chroma_gain >= lift
+        count += any(_disk_shows_glare(frame_bgr, opened_bgr, x, y, r, lift, h, w) for r in radii)
     return count
+
+
+def _disk_shows_glare(
+    frame_bgr: np.ndarray, opened_bgr: np.ndarray, x: float, y: float, radius: float, lift: float, h: int, w: int
+) -> bool:
+    """Whether the opening darkened the disk by ``lift`` in L* and made it ``lift`` more colourful, on its mean."""
+    x0, x1 = max(0, math.floor(x - radius)), min(w, math.ceil(x + radius) + 1)
+    y0, y1 = max(0, math.floor(y - radius)), min(h, math.ceil(y + radius) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    disk = (xx - x) ** 2 + (yy - y) ** 2 <= radius * radius
+    if not disk.any():
+        return False
+    before = bgr_to_lab(frame_bgr[y0:y1, x0:x1][disk])
+    after = bgr_to_lab(opened_bgr[y0:y1, x0:x1][disk])
+    darker = float((before[:, 0] - after[:, 0]).mean())
+    chroma_gain = float((np.hypot(after[:, 1], after[:, 2]) - np.hypot(before[:, 1], before[:, 2])).mean())
+    return darker >= lift and chroma_gain >= lift
 
 
 def glare_spots(frame_bgr: np.ndarray, side: float, pitch: float, lift: float) -> int:

@@ -20,13 +20,13 @@ from .shaker_sets import set_scene
 OFF = replace(DEFAULT_SETTINGS, glare_retry=False)
 
 
-def _piece(colour_bgr: tuple[int, int, int], *, shine: float) -> np.ndarray:
+def _piece(colour_bgr: tuple[int, int, int], *, shine: float, at: tuple[int, int] = (90, 95)) -> np.ndarray:
     """A 200 x 200 frame: a 120-pixel square of ``colour_bgr`` on black with, at ``shine``, a lamp's highlight in it
-    (an elliptical spot washed towards white, as grid_scene's glossy stickers show)."""
+    centred ``at`` (x, y; an elliptical spot washed towards white, as grid_scene's glossy stickers show)."""
     frame = np.zeros((200, 200, 3), np.float32)
     frame[40:160, 40:160] = colour_bgr
     yy, xx = np.mgrid[0:200, 0:200].astype(np.float32)
-    spot = shine * np.exp(-(((xx - 90) / 25) ** 2 + ((yy - 95) / 14) ** 2))[..., None]
+    spot = shine * np.exp(-(((xx - at[0]) / 25) ** 2 + ((yy - at[1]) / 14) ** 2))[..., None]
     inside = np.zeros((200, 200, 1), np.float32)
     inside[40:160, 40:160] = 1
     frame = frame + (255 - frame) * spot * inside
@@ -52,6 +52,17 @@ def test_a_highlight_taken_off_is_counted_and_a_plain_piece_is_not(colour_bgr: t
     assert glare_cells(plain, without_highlights(plain, 50), centre, 40, 4.0) == 0
     # a disk wholly outside the frame counts nothing
     assert glare_cells(shiny, without_highlights(shiny, 50), np.array([[-100.0, -100.0]]), 40, 4.0) == 0
+
+
+def test_a_highlight_off_the_pieces_middle_counts_on_the_larger_disk_and_once() -> None:
+    # (the gate after the read: glare_after_disks) the highlight 40 px right of the piece's middle: outside a disk of
+    # 20 px there, inside one of 45; a centre counts once, when a disk of any radius shows it
+    frame_bgr = _piece((40, 60, 200), shine=0.85, at=(140, 100))
+    opened = without_highlights(frame_bgr, 50)
+    centre = np.array([[100.0, 100.0]])
+    assert glare_cells(frame_bgr, opened, centre, 20, 4.0) == 0
+    assert glare_cells(frame_bgr, opened, centre, 45, 4.0) == 1
+    assert glare_cells(frame_bgr, opened, np.repeat(centre, 2, axis=0), (20, 45), 4.0) == 2
 
 
 @pytest.mark.parametrize("colour_bgr", [(235, 235, 235), (30, 200, 220)])
@@ -197,3 +208,16 @@ def test_the_ladders_openings_are_read_only_where_they_take_off_several_spots() 
     palette = sticker_palette()
     assert read_shaker(frame_bgr, palette).pattern == pattern
     assert not read_shaker(frame_bgr, palette, settings=replace(DEFAULT_SETTINGS, glare_spots=10)).valid
+
+
+# glossy stickers read right only when the gate after the read measures each cell on the larger disk too (seed 128
+# frame 0, tuned on; seed 159 frame 0, not: glare_after_disks (0.25, 0.32) against (0.25,) read 9 and 5 frames more
+# of seeds 52-130 and 131-170, none fewer)
+@pytest.mark.parametrize("seed", [128, 159])
+def test_glossy_stickers_whose_highlights_lie_off_the_middle_pass_the_gate_on_the_larger_disk(seed: int) -> None:
+    frame_bgr, pattern = grid_scene("glossy", np.random.default_rng(seed))
+    palette = sticker_palette()
+    reading = read_shaker(frame_bgr, palette)
+    assert reading.pattern == pattern and reading.debug["glare"]["cells"] >= DEFAULT_SETTINGS.glare_after_cells
+    small = read_shaker(frame_bgr, palette, settings=replace(DEFAULT_SETTINGS, glare_after_disks=(0.25,)))
+    assert not small.valid and small.reason == reading.debug["glare"]["first"]
