@@ -455,11 +455,11 @@ class ShakerSettings:
     glare_ladder: tuple[float, ...] = (0.137, 0.273)
     # ... and an opened frame is read only where the opening took off a highlight in several pieces: at least
     # glare_spots separate spots it made darker and more colourful by glare_spot_lift (each on a box 0.45 of the
-    # share's pitch), none wider than 1.2 pitches, measured on a copy 256 long opened there (vision.shaker_glare.
-    # glare_spots, a few ms; a printed or checked table the opening changes all over is one wide region). All 138
-    # glossy frames the ladder reads right (the three sets above) pass (3 spots or more; 4: also all 138); of the
-    # 631 refused frames of t41001-t41005, 202 at 0.137 and 73 at 0.273 (275 first looks of 1262). 0: every opened
-    # frame read
+    # share's pitch), each no larger than a square 1.2 pitches wide, measured on a copy 256 long opened there
+    # (vision.shaker_glare.glare_spots, a few ms; a printed or checked table the opening changes all over is one wide
+    # region). All 138 glossy frames the ladder reads right (the three sets above) pass (3 spots or more; 4: also all
+    # 138); of the 631 refused frames of t41001-t41005, 202 at 0.137 and 73 at 0.273 (275 first looks of 1262).
+    # bench-shaker's 44 refused frames 213, 232 -> 188, 184 ms mean in alternate runs. 0: every opened frame read
     glare_spots: int = 3
     glare_spot_lift: float = 2.0
     # A busy table (a gingham's checks, a printed mat): its edges lift find_cubes' threshold (response_noise_factor

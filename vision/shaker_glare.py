@@ -76,10 +76,10 @@ def _disk_shows_glare(
 def glare_spots(frame_bgr: np.ndarray, side: float, pitch: float, lift: float) -> int:
     """How many separate spots a grey opening by a ``side`` square (frame pixels) darkens by at least ``lift`` in L*
     and makes at least ``lift`` more colourful (CIELAB chroma), each on a box 0.45 of ``pitch`` around each point,
-    and none wider than 1.2 pitches: a lamp's highlight in several pieces, where no lattice says where the pieces
-    are. Measured on a copy at most ``_SPOTS_LONG_SIDE`` long, opened there by the square so scaled, in OpenCV's
-    8-bit CIELAB: a few milliseconds, against the whole frame's opening's six. A printed or checked table the opening
-    changes all over makes one wide region, not separate spots."""
+    each spot no larger than a square 1.2 pitches wide: a lamp's highlight in several pieces, where no lattice says
+    where the pieces are. Measured on a copy at most ``_SPOTS_LONG_SIDE`` long, opened there by the square so scaled,
+    in OpenCV's 8-bit CIELAB: a few milliseconds, against the whole frame's opening's six. A printed or checked table
+    the opening changes all over makes one wide region, not separate spots."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, _SPOTS_LONG_SIDE / max(h, w))
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
