@@ -5,6 +5,10 @@ A palette is data (``vision/palettes/*.json``)::
     {"name": "shake-that-city", "version": 1, "space": "CIELAB D65",
      "colours": [{"name": "red", "lab": [44.0, 58.0, 38.0]}, ...]}
 
+A palette may also ask for a wider tie margin than the reader's (``"min_confidence": 0.667``: a cube whose
+nearest colour is not at least about twice as near as the runner-up is unclear, the pattern refused): the game's
+palette does; a palette of close colours need not (:attr:`Palette.min_confidence`).
+
 A colour may carry several references (``"lab": [[...], [...]]``) when it looks different enough in
 different places. :func:`calibrate_palette` builds a palette from cube colours seen in one photo of a
 pattern the players name, so the model follows the table's light and the camera.
@@ -119,6 +123,9 @@ class Palette:
             raise PaletteError("a palette names each colour once")
         if len(self.references) != len(self.names) or any(len(r) == 0 for r in self.references):
             raise PaletteError("every palette colour needs at least one Lab reference")
+        floor = self.meta.get("min_confidence")
+        if floor is not None and not (isinstance(floor, int | float) and 0.5 <= floor < 1.0):
+            raise PaletteError(f"min_confidence must be a number from 0.5 to under 1, not {floor!r}")
         # the arrays the reader uses on every frame, made once (read-only: the palette is immutable)
         ref_lab = np.array([ref for refs in self.references for ref in refs], dtype=np.float64)
         ref_index = np.array([i for i, refs in enumerate(self.references) for _ in refs], dtype=np.int64)
@@ -150,6 +157,15 @@ class Palette:
     def ref_linear(self) -> np.ndarray:
         """The references in linear RGB (n, 3), floored at 1e-4 (read-only)."""
         return self._ref_lin  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def min_confidence(self) -> float | None:
+        """The confidence under which a cube's colour counts as a tie for this palette (the pattern refused as
+        unclear), when the palette asks for more than the reader's ``min_confidence``: ``"min_confidence"`` in its
+        JSON. A palette of colours far apart (the game's six) can ask for a wider margin than one of close colours
+        (a sticker palette's orange beside red)."""
+        floor = self.meta.get("min_confidence")
+        return None if floor is None else float(floor)  # type: ignore[arg-type]
 
     @property
     def ref_luminance(self) -> float:

@@ -478,6 +478,12 @@ class ShakerSettings:
     # sample and classify
     sample_radius: float = 0.16  # top-face sampling disk, fraction of the pitch
     min_confidence: float = 0.6  # refuse when a cube's colour is this near a tie (0.6: runner-up only 1.5x as far)
+    # (a palette may ask for more, vision.colour.Palette.min_confidence: the game's asks for 0.667, the runner-up at
+    # least about twice as far. Measured per frame against 0.6: 4 fewer incomplete patterns accepted, an empty or
+    # knocked-out cell read as a gray or green cube at 0.62-0.67, and no complete pattern more refused, over the
+    # tuning sets t41001-t41010, 42001-42003, 8787, shaker-dev and fresh 43001-43006, and untouched 43101-43106 (1
+    # of the 4); for the sticker palettes of make-grid-set's glossy, tiles and close-up puzzle sets it would refuse 12
+    # of 4380 frames read right, none read wrong, so they keep 0.6)
     # a sample half on the table: four smaller disks (this far off the centre, this wide, in sampling radii);
     # one naming another colour and this much farther (delta E) from the table than the whole sample says
     # the disk mixed the cube with the table beside it: its confidence drops to a tie (the pattern refused)
@@ -3231,8 +3237,10 @@ def check_grid(
     strays: int = 0,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     offsets: Sequence[float] | None = None,
+    min_confidence: float | None = None,
 ) -> str | None:
-    """The reason to refuse this grid, or None when it shows one complete, aligned pattern."""
+    """The reason to refuse this grid, or None when it shows one complete, aligned pattern. ``min_confidence``:
+    the palette's (:attr:`vision.colour.Palette.min_confidence`), when it asks for more than the settings'."""
     present = sum(1 for c in cubes if c.colour is not None)
     if present < 9:
         if strays:
@@ -3245,7 +3253,8 @@ def check_grid(
     labs = np.array([c.lab for c in cubes if c.lab is not None], dtype=np.float64).reshape(-1, 3)
     if len(labs) == 9 and np.linalg.norm(labs[:, None] - labs[None], axis=2).max() < settings.same_colour_delta_e:
         return "no pattern: the nine cells show one colour (the table's print)"
-    low = [c for c in cubes if c.confidence < settings.min_confidence]
+    floor = max(settings.min_confidence, min_confidence or 0.0)
+    low = [c for c in cubes if c.confidence < floor]
     if low:
         return unclear(low[0].row, low[0].col)
     return None
@@ -4198,7 +4207,7 @@ def _read(
         "lattice_choice": choice,
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
-    reason = check_grid(grid, cubes, len(strays), settings, offsets)
+    reason = check_grid(grid, cubes, len(strays), settings, offsets, palette.min_confidence)
     # a "cube" whose face runs wider than a cell with no outline around it (and no cube-like shape found
     # on it) is part of a larger patch of that colour: the table's print (a checked cloth's square), not a
     # cube; a cube found there whose colour runs into a table of about its colour (white on white) stays
