@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.colour import Palette
 from vision.shaker_scene import render_scene_set
 
 
@@ -32,3 +33,9 @@ def faint_cells(reading: Any) -> list[tuple[int, int]]:
 def same_reading(a: Any, b: Any) -> bool:
     """Whether two readings say the same: valid or not, the reason, the pattern."""
     return (a.valid, a.reason, a.pattern) == (b.valid, b.reason, b.pattern)
+
+
+def without_margin(palette: Palette) -> Palette:
+    """The palette without its own tie margin (``min_confidence``): read at the reader's settings' margin."""
+    meta = {k: v for k, v in palette.meta.items() if k != "min_confidence"}
+    return Palette(palette.names, palette.references, name=palette.name, wild=palette.wild, meta=meta)

@@ -16,16 +16,11 @@ import json
 import numpy as np
 import pytest
 
-from vision.colour import Palette, calibrate_palette, default_palette, palette_from_json
+from vision.colour import calibrate_palette, default_palette, palette_from_json
 from vision.errors import PaletteError
 from vision.shaker import DEFAULT_SETTINGS, CubeReading, check_grid, read_shaker
 
-from .shaker_sets import set_scene
-
-
-def _without_margin(palette: Palette) -> Palette:
-    meta = {k: v for k, v in palette.meta.items() if k != "min_confidence"}
-    return Palette(palette.names, palette.references, name=palette.name, wild=palette.wild, meta=meta)
+from .shaker_sets import set_scene, without_margin
 
 
 def test_the_games_palette_asks_for_a_wider_margin_and_keeps_it() -> None:
@@ -34,7 +29,7 @@ def test_the_games_palette_asks_for_a_wider_margin_and_keeps_it() -> None:
     assert palette_from_json(json.loads(json.dumps(game.to_json()))).min_confidence == 0.667  # saved and loaded
     seen = [list(r[0]) for r in game.references[:2]]
     assert calibrate_palette(seen, game.names[:2], game).min_confidence == 0.667  # a calibrated palette keeps it
-    assert _without_margin(game).min_confidence is None  # a palette that does not ask: the reader's own
+    assert without_margin(game).min_confidence is None  # a palette that does not ask: the reader's own
 
 
 @pytest.mark.parametrize("bad", [0.4, 1.0, "0.7", True])
@@ -60,7 +55,7 @@ def test_an_empty_cells_check_read_near_a_tie_is_refused() -> None:
     frame_bgr, truth = set_scene(43104, 328)
     assert not truth["valid"] and truth["knocked_out"] == [1, 2]
     game = default_palette()
-    loose = read_shaker(frame_bgr, _without_margin(game))
+    loose = read_shaker(frame_bgr, without_margin(game))
     assert loose.valid  # the incomplete pattern accepted at the reader's own margin
     low = float(np.min(loose.confidence))
     assert DEFAULT_SETTINGS.min_confidence <= low < game.min_confidence

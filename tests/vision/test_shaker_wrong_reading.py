@@ -8,12 +8,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.colour import Palette, default_palette
+from vision.colour import default_palette
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_checks import box_contents, foreign_cells, shadow_lines
 from vision.shaker_scene import render_scene_set
 
 from .shaker_old_finder import OLD_FINDER
+from .shaker_sets import without_margin
 
 
 def _tests(d_shadow: dict[tuple[int, int], float]) -> list[dict]:
@@ -111,8 +112,7 @@ def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     # (the skin's cells sit at 0.66 confidence: under the game palette's min_confidence, 0.667, they are unclear
     # first; at the reader's own 0.6, foreign_cells refuses them)
     game = default_palette()
-    loose = Palette(game.names, game.references, name=game.name, wild=game.wild, meta={})
-    reading = read_shaker(frame_bgr, loose)
+    reading = read_shaker(frame_bgr, without_margin(game))
     assert not reading.valid and reading.reason.endswith("cubes in the grid")
     assert not read_shaker(frame_bgr, game).valid
 
