@@ -320,6 +320,17 @@ class ShakerSettings:
     cell_fill_delta_e: float = 15.0  # a cell with no outline found holds a cube when this near the palette...
     cell_margin: float = 2.5  # ...and this much nearer the palette than the table in any shadow
     cell_gap_min: float = 2.5  # ...a cell this far in colour from each of the four gaps beside it holds a cube
+    # each cell's ring (verify_cells' outline: the mean edge strength on a ring around the cell less the mean inside
+    # it, in find_cubes' units) is taken against the lattice's typical cell's, the seventh smallest of the nine (most
+    # of a pattern's cells are outlined cubes), and never against less than ring_floor. Where fewer than three cells
+    # show an outline (a lattice inside one sticker, between pieces, on the table) the typical cell's is 0 or below:
+    # divided by 1e-6 the rings came out at +-1e6 (glossy seed 116 frame 14: 546030 and -1.5e6), which every ring
+    # threshold after reads as the crispest outline or none. 6.0: find_cubes' response_min, the least outline the
+    # finder takes for a cube. Read with 1e-6 (as before), 1.0 and 6.0, every frame read the same (reading and
+    # reason): the game's sets t41001-t41010, 43001-43006 and 43101-43106 (11000 frames) and make-grid-set's glossy
+    # seeds 52-130 and 131-170, glossy and puzzle close-ups 400-419, puzzle and tiles 300-329 (4380); some lattice a
+    # read checked had such a divisor in 13-25 % of the game's frames.
+    ring_floor: float = 6.0
     # most cubes of a pattern differ from the gaps beside them this much (CIE76, median). Not lower: 3.0 read
     # complete patterns of gray and black cubes on printed tables (s3131 0490: 3.2, s6161 0232: 3.9) and no
     # incomplete one more on eight sets, but accepted two incomplete frames of the untouched seed 8787 (medians
@@ -2043,8 +2054,7 @@ def verify_cells(
         hole = boxes[1] * (0.75 * size_w) ** 2
         ring = (outer - hole) / max(1e-6, (1.3 * size_w) ** 2 - (0.75 * size_w) ** 2)
         outline = ring - boxes[2]
-        # (np.percentile(outline, 75) of the nine cells is exactly the seventh smallest: its overhead shows)
-        outline = outline / max(float(np.partition(outline, 6)[6]), 1e-6)
+        outline = outline_rings(outline, settings.ring_floor)
     palette_like = d_pal <= settings.cell_max_delta_e
     distinct = (d_pal + settings.cell_margin <= d_tab) & (d_pal <= settings.cell_fill_delta_e)
     table_better = d_tab + settings.cell_table_margin < d_pal
@@ -2143,6 +2153,13 @@ def verify_cells(
     cells = tuple(tuple(int(k) for k in row) for row in new_cells.reshape(3, 3).tolist())
     support = int((new_cells >= 0).sum())
     return replace(grid, cell_candidate=cells, support=support), new, tests
+
+
+def outline_rings(outline: np.ndarray, floor: float) -> np.ndarray:
+    """The nine cells' outlines (row by row: each cell's edge ring's mean less its inside's) as rings: each against
+    the lattice's typical cell's, the seventh smallest (np.percentile's 75th of nine, without its overhead), never
+    against less than ``floor`` (``ring_floor``: where most cells show no outline, the typical one is 0 or below)."""
+    return outline / max(float(np.partition(outline, 6)[6]), floor)
 
 
 def _gap_distances(
