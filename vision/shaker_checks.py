@@ -626,16 +626,25 @@ def foreign_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> lis
     ``foreign_delta_e``, CIE76 in the cubes' light) and near one of the gaps beside it (``d_gap`` below
     ``foreign_gap``): no cube but something lying across cells and gaps alike, a hand over the grid (s6363 0099:
     three cells of skin at 20.8 from the palette, 0.3-3.9 from a gap, read as gray cubes). The real cubes of
-    the accepted patterns measured came within 17.5 of a palette colour, those beyond 12 at least 7 from every gap."""
+    the accepted patterns measured came within 17.5 of a palette colour, those beyond 12 at least 7 from every gap.
+    With ``foreign_needs_gaps``, only where the grid's gaps show: the other cube cells' median ``d_gap`` at least
+    ``foreign_gap`` (on stickers with tight gaps every cell is like its gaps, and a highlight moves a sticker's
+    colour off the palette: no hand)."""
     if settings.foreign_delta_e <= 0:
         return []
-    return [
+    out = [
         (int(t["row"]), int(t["col"]))
         for t in cell_tests
         if t.get("cube")
         and float(t["d_palette"]) >= settings.foreign_delta_e
         and float(t["d_gap"]) < settings.foreign_gap
     ]
+    if out and settings.foreign_needs_gaps:
+        # (the grid's gaps must show elsewhere: where every cube is like its gaps, tight gaps, being so says nothing)
+        others = [float(t["d_gap"]) for t in cell_tests if t.get("cube") and (int(t["row"]), int(t["col"])) not in out]
+        if not others or float(np.median(others)) < settings.foreign_gap:
+            return []
+    return out
 
 
 def box_contents() -> dict[str, int]:

@@ -168,3 +168,31 @@ def test_a_lattice_between_the_glossy_stickers_is_refused_not_misread() -> None:
                     right += 1
                     assert not _between_pieces(reading), i
             assert right >= 9  # (measured: 12 of the 13)
+
+
+# glossy close-ups refused as a hand over the grid before foreign_needs_gaps (measured: frames 0, 2, 6 and 16 of 20)
+GLOSSY_CLOSE_SEED = 407
+
+
+def test_a_glossy_sticker_off_the_palette_is_no_hand_where_the_gaps_do_not_show() -> None:
+    # foreign_cells takes a cell far from every palette colour and like a gap beside it for a hand across the grid.
+    # Glossy stickers' gaps are 4 % of the pitch: the gap disks straddle both stickers, every cell is like its gaps,
+    # and a sample holding part of the lamp's highlight is off the palette. The check asks only where the other
+    # cubes stand apart from their gaps (foreign_needs_gaps); with it on any grid these close-ups were refused
+    rng = np.random.default_rng(GLOSSY_CLOSE_SEED)
+    palette = sticker_palette()
+    off = replace(DEFAULT_SETTINGS, foreign_needs_gaps=False)
+    right, refused_before = 0, 0
+    for i in range(FRAMES):
+        frame_bgr, pattern = grid_scene("glossy", rng, close_up=True)
+        reading = read_shaker(frame_bgr, palette)
+        before = read_shaker(frame_bgr, palette, settings=off)
+        assert not reading.valid or reading.pattern == pattern, (i, reading.to_json())  # never misread
+        assert not before.valid or before.pattern == pattern, (i, before.to_json())
+        right += reading.valid
+        if not before.valid and reading.valid:
+            refused_before += 1
+            gaps = sorted(float(t["d_gap"]) for t in reading.debug["cell_tests"])
+            assert gaps[4] < DEFAULT_SETTINGS.foreign_gap, (i, gaps)  # (no gaps show there: the check abstains)
+    assert right >= CLOSE_UP_FLOOR  # (measured: 20 of 20)
+    assert refused_before >= 3  # (measured: 4)

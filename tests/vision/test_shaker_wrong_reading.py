@@ -93,6 +93,22 @@ def test_foreign_cells_are_far_from_the_palette_and_like_a_gap():
     assert foreign_cells(tests, replace(DEFAULT_SETTINGS, foreign_delta_e=0.0)) == []
 
 
+def test_foreign_cells_ask_only_where_the_grids_gaps_show():
+    # stickers with tight gaps: every cell is like its gaps, so one like its gap and off the palette is no hand
+    tests = [{"row": r, "col": c, "cube": True, "d_palette": 3.0, "d_gap": 2.0} for r in range(3) for c in range(3)]
+    tests[2].update(d_palette=22.0, d_gap=1.8)
+    assert foreign_cells(tests, DEFAULT_SETTINGS) == []
+    assert foreign_cells(tests, replace(DEFAULT_SETTINGS, foreign_needs_gaps=False)) == [(0, 2)]
+    # the other cubes apart from their gaps (their median at foreign_gap): the grid's gaps show, the cell is taken
+    for t in tests[3:8]:
+        t["d_gap"] = DEFAULT_SETTINGS.foreign_gap
+    assert foreign_cells(tests, DEFAULT_SETTINGS) == [(0, 2)]
+    # every cell off the palette and like its gaps: nothing to tell a hand by
+    for t in tests:
+        t.update(d_palette=20.0, d_gap=1.0)
+    assert foreign_cells(tests, DEFAULT_SETTINGS) == []
+
+
 def test_a_hand_over_the_grid_is_not_read_as_gray_cubes():
     # generated set s6363 0099: a hand lies across the grid's bottom left; three cells of skin (20.8 from every
     # palette colour, 0.3-3.9 from a gap beside them) were read as gray cubes (confidence 0.66) and the wrong
