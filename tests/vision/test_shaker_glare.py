@@ -148,12 +148,13 @@ def test_a_glossy_close_up_is_read_without_highlights_as_a_close_up(monkeypatch:
 
 
 # glossy stickers whose refused lattice is far off the stickers' pitch, or whose highlights an opening of that pitch
-# leaves a tail of (seed, frame, close-up: the refused lattice's pitch 22, 155 and 37 px, the pitch read 91, 160 and
+# leaves a tail of (seed, frame, close-up: the refused lattice's pitch 22, 60 and 37 px, the pitch read 91, 160 and
 # 196 px): the read on the refused lattice's opening keeps nothing, the glare_ladder's opening at this share of the
 # frame's longer side reads the pattern (measured with make-grid-set --kind glossy: 80 of the 106 frames of seeds
-# 52-130 still refused read right so, 30 of 46 of seeds 131-170, 28 of 53 close-ups of seeds 400-419, none wrong)
+# 52-130 still refused read right so, 30 of 46 of seeds 131-170, 28 of 53 close-ups of seeds 400-419, none wrong).
+# (Seed 131 frame 0 was the second until foreign_needs_gaps: read right since, before any opening)
 @pytest.mark.parametrize(
-    ("seed", "frame", "close_up", "share"), [(102, 0, False, 0.137), (131, 0, False, 0.273), (402, 0, True, 0.137)]
+    ("seed", "frame", "close_up", "share"), [(102, 0, False, 0.137), (136, 5, False, 0.273), (402, 0, True, 0.137)]
 )
 def test_glossy_stickers_off_the_refused_lattices_pitch_are_read_on_the_ladders_openings(
     seed: int, frame: int, close_up: bool, share: float
