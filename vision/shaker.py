@@ -688,8 +688,8 @@ class ShakerSettings:
     # holds part of the lamp's highlight (d_palette 14-41) was refused as a hand: 18 of the 24 refused glossy
     # close-ups (make-grid-set --kind glossy --close-up, seeds 400-419). There 376 -> 388 of 400 read right, none
     # wrong, each gain's samples within 0.17-0.44 pitches of its stickers' centres (those read right before:
-    # mostly 0.35-0.5); the game's sets 43001-43006, 43101-43106, 44001-44006 (9000 frames) read the same, reading
-    # and reason, frame by frame. False: on any grid (as before)
+    # mostly 0.35-0.5); the game's sets t41001-t41010, 43001-43006, 43101-43106, 44001-44006 (14000 frames) read the
+    # same, reading and reason, frame by frame. False: on any grid (as before)
     foreign_needs_gaps: bool = True
     # with no shaker contents given, a pattern of the game's colours showing more cubes of a colour than
     # the game's box holds (vision.shaker_checks.box_contents) is refused with the rules' reason. False: not
