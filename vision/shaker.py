@@ -77,7 +77,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 - :func:`close_up_reading`: a frame still refused may be a close-up (a photo of another 3 x 3 grid filling much of
   it, its cubes larger than the finder's largest size): it is read again on a working copy ``close_up_long_side``
   long, and that reading is the frame's when its lattice is a close-up's (``close_up_min_pitch`` of the frame) and
-  coarser than the first reading's by ``close_up_pitch_gain``.
+  coarser than the first reading's by ``close_up_pitch_gain`` (unless that was a close-up's too:
+  ``close_up_same_pitch``).
 - :func:`square_steps_reading` (``square_retry``): a frame still refused is read again on the first read's work
   (its candidates; no busy-table or close-up read) with ``square_steps``: a pair of cubes with none found at
   right angles also seeds lattices on the first step turned a right angle (scored ``square_step_penalty`` lower),
@@ -424,6 +425,16 @@ class ShakerSettings:
     close_up_long_side: int = 256
     close_up_min_pitch: float = 0.12
     close_up_pitch_gain: float = 1.3
+    # ...but a first lattice that is a close-up's already (its pitch at least close_up_min_pitch of the longer side)
+    # asks no gain: the first read's finder does not reach such cubes, so that lattice was fitted to parts of them (a
+    # glossy sticker split by its highlight, a puzzle face's sticker corners) and its cells sampled off their middles;
+    # the close-up read sees them whole. Right / wrong / refused (make-grid-set, eval-shaker --palette): glossy
+    # close-ups (seeds 400-419) 388/0/12 -> 392/0/8, glossy 52-130 1566/1/13 -> 1570/1/9, 131-170 791/0/9 -> 796/0/4,
+    # puzzle close-ups 396/0/4 -> 398/0/2, tiles close-ups 398/0/2 -> 400/0/0, puzzle and tiles (300-329) the same; 600
+    # glossy and puzzle grids with a sticker missing, half of them close-ups: the same reasons, none read. The game's
+    # sets 41001-41010, 43001-43006, 43101-43106, 44001-44006 (14000 frames) the same, reading and reason (their
+    # lattices' pitch stays under 0.12). False: the gain asked of every first lattice (the reader before)
+    close_up_same_pitch: bool = True
     # A frame still refused is read once more with a lamp's highlights taken off (glossy stickers or tiles: a bright
     # spot in each piece, no palette colour, a piece split in two; vision.shaker_glare, glare_reading): grey-opened by
     # a square glare_open of the refused lattice's pitch. A first look with the close-up's read (about 20 ms), or in
@@ -3798,10 +3809,16 @@ def close_up_reading(
 ) -> ShakerReading:
     """A refused reading's frame read again as a close-up: on a working copy ``close_up_long_side`` long. That
     reading is the frame's when it is read whole and its lattice's pitch is at least ``close_up_min_pitch`` of the
-    frame's longer side and ``close_up_pitch_gain`` times the first reading's lattice's (when it had one); else the
-    first reading, its reason kept."""
+    frame's longer side and ``close_up_pitch_gain`` times the first reading's lattice's (when it had one, and it was no
+    close-up's already: ``close_up_same_pitch``); else the first reading, its reason kept."""
     long_side = max(frame_bgr.shape[:2])
     first_grid = first.debug.get("grid")
+    if (
+        settings.close_up_same_pitch
+        and first_grid is not None
+        and first_grid.pitch >= settings.close_up_min_pitch * long_side
+    ):
+        first_grid = None  # (a close-up's lattice already, fitted to parts of cubes the first read's sizes miss)
     if first_grid is not None and first_grid.pitch * settings.close_up_pitch_gain > long_side / 3:
         return first  # (no grid in the frame can be that much larger: the frame's longer side holds three pitches)
     # (no lattice finer than close_up_min_pitch is fitted: the read again is cheap where there is no close-up)

@@ -196,3 +196,33 @@ def test_a_glossy_sticker_off_the_palette_is_no_hand_where_the_gaps_do_not_show(
             assert gaps[4] < DEFAULT_SETTINGS.foreign_gap, (i, gaps)  # (no gaps show there: the check abstains)
     assert right >= CLOSE_UP_FLOOR  # (measured: 20 of 20)
     assert refused_before >= 3  # (measured: 4)
+
+
+# a glossy close-up whose first read's lattice is already a close-up's, refused (measured: frame 4 of seed 410, "no
+# grid of separate cubes"; seeds 400-419: 401/2, 404/15, 410/4 and 411/3 so, each read right since)
+SAME_PITCH_SEED, SAME_PITCH_FRAME = 410, 4
+
+
+def test_a_close_ups_reading_stands_where_the_first_lattice_was_a_close_ups_too() -> None:
+    # The first read works on a copy whose finder's sizes do not reach a close-up's stickers: its lattice, when it has
+    # a close-up's pitch, is fitted to parts of them (a highlight splits each), its cells sampled off their middles.
+    # The close-up read (close_up_long_side) sees them whole; its reading was taken only at a coarser pitch than the
+    # first lattice's (close_up_pitch_gain), now also at about the same (close_up_same_pitch)
+    rng = np.random.default_rng(SAME_PITCH_SEED)
+    palette = sticker_palette()
+    before = replace(DEFAULT_SETTINGS, close_up_same_pitch=False)
+    right = 0
+    for i in range(FRAMES):
+        frame_bgr, pattern = grid_scene("glossy", rng, close_up=True)
+        reading = read_shaker(frame_bgr, palette)
+        assert not reading.valid or reading.pattern == pattern, (i, reading.to_json())  # never misread
+        right += reading.valid
+        if i == SAME_PITCH_FRAME:
+            first = read_shaker(frame_bgr, palette, settings=before)
+            assert not first.valid, first.to_json()
+            first_pitch = first.debug["grid"].pitch
+            assert first_pitch >= DEFAULT_SETTINGS.close_up_min_pitch * max(frame_bgr.shape[:2])
+            assert reading.valid and reading.debug["close_up"]["first"] == first.reason
+            # (the close-up's lattice no coarser than the first's by close_up_pitch_gain: refused before)
+            assert reading.debug["grid"].pitch < DEFAULT_SETTINGS.close_up_pitch_gain * first_pitch
+    assert right >= CLOSE_UP_FLOOR  # (measured: 20 of 20)
