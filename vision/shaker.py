@@ -157,6 +157,7 @@ from .shaker_checks import (
     shadow_lines,
     spotless_table_cells,
     table_cells,
+    table_coloured_off_faces,
     tone_shares,
     toned_open_cells,
     with_faint_cubes,
@@ -360,6 +361,13 @@ class ShakerSettings:
     offset_window: float = 0.5  # a cube's top face is looked for this far around its cell (pitches)...
     offset_colour: int = 24  # ...as the pixels this near its colour (L1 in 8-bit Lab)
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
+    # ...and one of about the table's colour (d_table at most table_same_delta_e) whose face lies this far or further
+    # is the table beside a cube, or in an empty cell, taken for a cube on its outline alone: its colour doubted
+    # (vision.shaker_checks.table_coloured_off_faces). On the game's sets 41001-41010, 43001-43006, 43101-43106 and
+    # 44001-44006 the table-coloured cells of patterns read right lie within 0.23 (45001-45006: 0.22); beyond it only
+    # s45002 0124 (a gray cube's cell sampled on the pale table beside it, named white; 0.27) and s43103 0451 (an
+    # incomplete pattern accepted; 0.26). inf: off (the reader before)
+    table_face_max_offset: float = 0.25
     patch_extent: float = 1.0  # a cube's face wider than this (pitches)...
     patch_ring: float = 0.05  # ...with an outline weaker than this (against the grid's) is a patch of table
     # ...unless its colour is near the palette's (d_palette below patch_min_palette) and, in any shadow, apart
@@ -4210,6 +4218,9 @@ def _read(
     radii = sample_radii(sampled_on, cands, settings)
     cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, grid=grid)
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
+    off_faces = set(table_coloured_off_faces(cell_tests, settings))
+    if off_faces:  # (a cell of the table's colour whose face lies off it: the sample is the table beside a cube)
+        cubes = [doubted(c) if (c.row, c.col) in off_faces else c for c in cubes]
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)
     rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}

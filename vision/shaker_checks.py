@@ -229,6 +229,23 @@ def cloth_cells(
     return out
 
 
+def table_coloured_off_faces(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) of about the table's colour (``d_table`` at most ``table_same_delta_e``, in any
+    shadow) whose top face lies ``table_face_max_offset`` pitches or more from the cell's centre: the sample is the
+    table beside a cube (a lattice off the cubes at a corner: s45002 0124, a gray cube's cell sampled on a pale blue
+    table and named white), or the table in an empty cell, its "face" the table running off. Such a cell was taken
+    for a cube on its outline alone; a cube whose own colour is the table's (white on white) has its face at its
+    cell."""
+    return [
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube")
+        and "offset" in t
+        and float(t["d_table"]) <= settings.table_same_delta_e
+        and float(t["offset"]) >= settings.table_face_max_offset
+    ]
+
+
 def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> bool:
     """Whether the cubes' top faces sit, on the median, farther than ``max_median_offset`` (pitches) from
     their cells' centres: the lattice does not fit the cubes (a row stretched onto their cast shadows, a cell

@@ -3,6 +3,7 @@
 Frames are generated (vision.shaker_scene); each test also shows the check failing with its setting at the
 old value (off), so the refusal is the change's."""
 
+import math
 import random
 from dataclasses import replace
 
@@ -10,11 +11,11 @@ import numpy as np
 
 from vision.colour import default_palette
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
-from vision.shaker_checks import box_contents, foreign_cells, shadow_lines
+from vision.shaker_checks import box_contents, foreign_cells, shadow_lines, table_coloured_off_faces
 from vision.shaker_scene import render_scene_set
 
 from .shaker_old_finder import OLD_FINDER
-from .shaker_sets import without_margin
+from .shaker_sets import set_scene, without_margin
 
 
 def _tests(d_shadow: dict[tuple[int, int], float]) -> list[dict]:
@@ -197,3 +198,32 @@ def test_a_cube_knocked_out_of_a_gingham_checks_cell_is_refused():
     assert off.valid
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of about the table's colour)"
+
+
+def test_table_coloured_off_faces_are_of_the_tables_colour_with_the_face_off_the_cell():
+    tests = [{"row": r, "col": c, "cube": True, "d_table": 40.0, "offset": 0.05} for r in range(3) for c in range(3)]
+    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    tests[2].update(d_table=1.3, offset=0.27)  # the table beside a cube, its "face" the table running off
+    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == [(0, 2)]
+    tests[2].update(offset=0.1)  # a white cube on a white table: its face at its cell, kept
+    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    tests[2].update(d_table=7.0, offset=0.27)  # its own colour, off the cell (max_offset's business): kept here
+    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    tests[2].update(d_table=1.3, cube=False)  # no cube taken there: nothing to doubt
+    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    tests[2].update(cube=True)
+    assert table_coloured_off_faces(tests, replace(DEFAULT_SETTINGS, table_face_max_offset=math.inf)) == []
+
+
+def test_a_cell_sampled_on_the_table_beside_its_cube_is_not_named():
+    # s45002 0124 (`shakecity make-shaker-set D --n 500 --seed 45002`): a pale blue plain table, the lattice off the
+    # cubes at its top right corner. That cell's sample is the table beside a gray cube (d_table 1.3) and was read as
+    # a white cube, outlined by the cube's edge; its "face", the table running off, lies 0.27 pitches from the cell
+    frame_bgr, truth = set_scene(45002, 124)
+    assert truth["valid"] and truth["pattern"][0][2] == "gray"
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, table_face_max_offset=math.inf))
+    assert before.valid and before.pattern[0][2] == "white"  # (the misread: every other cube right)
+    others = [(r, c) for r in range(3) for c in range(3) if (r, c) != (0, 2)]
+    assert all(before.pattern[r][c] == truth["pattern"][r][c] for r, c in others)
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "the colour of the cube at row 1, column 3 is unclear"
