@@ -37,7 +37,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   normalised by per-channel gains fitted to the palette (:func:`vision.colour.fit_gains`), nearest
   palette colour in CIELAB with a confidence; :func:`doubt_mixed_samples` drops to a tie the confidence of a
   cube whose disk mixed it with the table beside it (a quarter of the disk names another colour, much farther
-  from the table than the whole disk).
+  from the table than the whole disk), :func:`doubt_off_centre_samples` one whose cell's centre names another
+  colour, and :func:`vision.shaker_checks.on_an_edge` one sampled beside a cube, not on its face (the cube's
+  cast shadow or side, or the table beside it, outlined by the cube's edge).
 - :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
   (:func:`cube_offset`, :func:`out_of_line_cubes`), no cube's colour is near a tie (``min_confidence``), the
   nine are not one colour within a few dE (a table's print), three cells are not the table in shadow
@@ -135,6 +137,7 @@ from .errors import CalibrationError, VisionError
 from .shaker_checks import (
     GridSurroundings,
     box_contents,
+    cells_on_an_edge,
     cloth_cells,
     faceless_toned_cells,
     faint_cubes_kept,
@@ -157,7 +160,6 @@ from .shaker_checks import (
     shadow_lines,
     spotless_table_cells,
     table_cells,
-    table_coloured_off_faces,
     tone_shares,
     toned_open_cells,
     with_faint_cubes,
@@ -363,7 +365,7 @@ class ShakerSettings:
     max_offset: float = 0.3  # a cube whose top face's centre is further than this from its cell is out of line
     # ...and one of about the table's colour (d_table at most table_same_delta_e) whose face lies this far or further
     # is the table beside a cube, or in an empty cell, taken for a cube on its outline alone: its colour doubted
-    # (vision.shaker_checks.table_coloured_off_faces). On the game's sets 41001-41010, 43001-43006, 43101-43106 and
+    # (vision.shaker_checks.on_an_edge). On the game's sets 41001-41010, 43001-43006, 43101-43106 and
     # 44001-44006 the table-coloured cells of patterns read right lie within 0.23 (45001-45006: 0.22); beyond it only
     # s45002 0124 (a gray cube's cell sampled on the pale table beside it, named white; 0.27) and s43103 0451 (an
     # incomplete pattern accepted; 0.26). inf: off (the reader before)
@@ -537,6 +539,7 @@ class ShakerSettings:
     shadow_cell_delta_e: float = 1.2
     # a cube with no outline found, this near the table in some shadow (CIE76), whose cell holds more edges
     # than the ring around it (ring below this) sits on an edge: a cube's cast shadow or side beside its face
+    # (vision.shaker_checks.on_an_edge, with table_face_max_offset's case: its colour doubted)
     edge_cell_delta_e: float = 6.0
     edge_cell_ring: float = 0.0
     # a cube cell that the table under it, darkened by a factor from table_fit_shades (low, high, step), explains
@@ -3278,15 +3281,16 @@ def _rotate(rows: list[list[Any]], rotation: int) -> list[list[Any]]:
 
 
 def check_grid(
-    grid: Grid,
     cubes: Sequence[CubeReading],
     strays: int = 0,
     settings: ShakerSettings = DEFAULT_SETTINGS,
     offsets: Sequence[float] | None = None,
     min_confidence: float | None = None,
 ) -> str | None:
-    """The reason to refuse this grid, or None when it shows one complete, aligned pattern. ``min_confidence``:
-    the palette's (:attr:`vision.colour.Palette.min_confidence`), when it asks for more than the settings'."""
+    """The reason to refuse a lattice's cubes, or None when they show one complete, aligned pattern. ``strays``: the
+    shapes out of line beside it; ``offsets``: its cubes' top faces' distances from their cells (pitches);
+    ``min_confidence``: the palette's (:attr:`vision.colour.Palette.min_confidence`), when it asks for more than the
+    settings'."""
     present = sum(1 for c in cubes if c.colour is not None)
     if present < 9:
         if strays:
@@ -3316,19 +3320,6 @@ def on_shadows(cell_tests: Sequence[Mapping[str, Any]], settings: ShakerSettings
     """
     near = [t for t in cell_tests if t.get("cube") and float(t.get("d_table", math.inf)) < settings.shadow_cell_delta_e]
     return len(near) >= settings.shadow_cells
-
-
-def on_an_edge(cell_test: Mapping[str, Any], settings: ShakerSettings = DEFAULT_SETTINGS) -> bool:
-    """Whether a cell taken for a cube was sampled beside one, not on its face: no outline found, its colour
-    the table's in some shadow (``edge_cell_delta_e``), more edges inside the cell than around it (``ring``
-    below ``edge_cell_ring``). s2222 0478 (a red cube's cast shadow read black), s777 0261 (red read gray).
-    """
-    return bool(
-        cell_test.get("cube")
-        and not cell_test.get("outline")
-        and float(cell_test.get("d_table", math.inf)) < settings.edge_cell_delta_e
-        and float(cell_test.get("ring", math.inf)) < settings.edge_cell_ring
-    )
 
 
 def table_patch(
@@ -4218,9 +4209,6 @@ def _read(
     radii = sample_radii(sampled_on, cands, settings)
     cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, grid=grid)
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
-    off_faces = set(table_coloured_off_faces(cell_tests, settings))
-    if off_faces:  # (a cell of the table's colour whose face lies off it: the sample is the table beside a cube)
-        cubes = [doubted(c) if (c.row, c.col) in off_faces else c for c in cubes]
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)
     rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}
@@ -4262,7 +4250,7 @@ def _read(
         "lattice_choice": choice,
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
-    reason = check_grid(grid, cubes, len(strays), settings, offsets, palette.min_confidence)
+    reason = check_grid(cubes, len(strays), settings, offsets, palette.min_confidence)
     # a "cube" whose face runs wider than a cell with no outline around it (and no cube-like shape found
     # on it) is part of a larger patch of that colour: the table's print (a checked cloth's square), not a
     # cube; a cube found there whose colour runs into a table of about its colour (white on white) stays
@@ -4427,11 +4415,12 @@ def _read(
     )
     if repeated:
         reason = _not_cubes(cell_tests, repeated)  # the table's own repeat: a checked cloth's check
-    on_edge = [t for t in cell_tests if on_an_edge(t, settings)]
-    for t in on_edge:  # sampled beside the cube: its confidence says so too
-        cubes[t["row"] * 3 + t["col"]] = doubted(cubes[t["row"] * 3 + t["col"]])
+    # a cell sampled beside a cube, not on its face: its confidence says so, and "unclear" is the reason where no
+    # check above gave one (an empty cell's count or the table's print tells the players more)
+    on_edge = cells_on_an_edge(cell_tests, settings)
+    cubes = [doubted(c) if (c.row, c.col) in on_edge else c for c in cubes]
     if reason is None and on_edge:
-        reason = unclear(on_edge[0]["row"], on_edge[0]["col"])
+        reason = unclear(*on_edge[0])
     names = _rotate([[cubes[r * 3 + c].colour for c in range(3)] for r in range(3)], rotation)
     confs = _rotate([[cubes[r * 3 + c].confidence for c in range(3)] for r in range(3)], rotation)
     if reason is None and shaker is not None:

@@ -44,6 +44,7 @@ the table stays when that cue agrees too (:func:`faint_cube_kept_by_its_bevel`).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -229,21 +230,34 @@ def cloth_cells(
     return out
 
 
-def table_coloured_off_faces(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
-    """The cube cells (row, col) of about the table's colour (``d_table`` at most ``table_same_delta_e``, in any
-    shadow) whose top face lies ``table_face_max_offset`` pitches or more from the cell's centre: the sample is the
-    table beside a cube (a lattice off the cubes at a corner: s45002 0124, a gray cube's cell sampled on a pale blue
-    table and named white), or the table in an empty cell, its "face" the table running off. Such a cell was taken
-    for a cube on its outline alone; a cube whose own colour is the table's (white on white) has its face at its
-    cell."""
-    return [
-        (int(t["row"]), int(t["col"]))
-        for t in cell_tests
-        if t.get("cube")
-        and "offset" in t
-        and float(t["d_table"]) <= settings.table_same_delta_e
-        and float(t["offset"]) >= settings.table_face_max_offset
-    ]
+def on_an_edge(cell_test: Mapping[str, Any], settings: Any) -> bool:
+    """Whether a cell taken for a cube was sampled beside one, not on its face. Two ways show it:
+
+    - no outline found, its colour the table's in some shadow (``d_table`` under ``edge_cell_delta_e``) and more
+      edges inside the cell than around it (``ring`` under ``edge_cell_ring``): a cube's cast shadow or side beside
+      its face (s2222 0478, a red cube's cast shadow read black; s777 0261, red read gray);
+    - about the table's colour (``d_table`` at most ``table_same_delta_e``, in any shadow) with its top face
+      ``table_face_max_offset`` pitches or more from the cell's centre (``offset``), however well outlined: the
+      table beside a cube, outlined by the cube's edge (a lattice off the cubes at a corner: s45002 0124, a gray
+      cube's cell sampled on a pale blue table and named white), or the table in an empty cell, its "face" the
+      table running off. A cube whose own colour is the table's (white on white) has its face at its cell.
+    """
+    if not cell_test.get("cube"):
+        return False
+    d_table = float(cell_test.get("d_table", math.inf))
+    if (
+        not cell_test.get("outline")
+        and d_table < settings.edge_cell_delta_e
+        and float(cell_test.get("ring", math.inf)) < settings.edge_cell_ring
+    ):
+        return True
+    offset = float(cell_test.get("offset", 0.0))
+    return d_table <= settings.table_same_delta_e and offset >= settings.table_face_max_offset
+
+
+def cells_on_an_edge(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+    """The cube cells (row, col) sampled beside a cube, not on its face (:func:`on_an_edge`)."""
+    return [(int(t["row"]), int(t["col"])) for t in cell_tests if on_an_edge(t, settings)]
 
 
 def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> bool:

@@ -523,15 +523,14 @@ def test_nine_cells_of_one_identical_colour_are_the_tables_print_not_a_pattern()
 
     Separate cubes differ in colour (their light, their shading), even when all nine are one colour.
     """
-    from vision.shaker import DEFAULT_SETTINGS, Grid, check_grid
+    from vision.shaker import DEFAULT_SETTINGS, check_grid
 
     checks = [(50.7, -43.5, 36.3)] * 7 + [(50.6, -43.9, 37.6), (50.1, -43.8, 37.7)]
-    lattice = Grid(np.zeros(2), np.array([50.0, 0.0]), np.array([0.0, 50.0]), ((0, 1, 2), (3, 4, 5), (6, 7, 8)), 9, 0)
     on_print = [
         CubeReading(i // 3, i % 3, "green", 0.96, (50.0 * (i % 3), 50.0 * (i // 3)), lab)
         for i, lab in enumerate(checks)
     ]
-    reason = check_grid(lattice, on_print)
+    reason = check_grid(on_print)
     assert reason is not None and reason.startswith("no pattern")
     # nine real green cubes: a few delta E apart (light and shading across the grid) are a pattern
     rng = np.random.default_rng(3)
@@ -539,7 +538,7 @@ def test_nine_cells_of_one_identical_colour_are_the_tables_print_not_a_pattern()
     cubes = [replace(c, lab=lab) for c, lab in zip(on_print, spread, strict=True)]
     lab = np.array([c.lab for c in cubes])
     assert np.linalg.norm(lab[:, None] - lab[None], axis=2).max() > DEFAULT_SETTINGS.same_colour_delta_e
-    assert check_grid(lattice, cubes) is None
+    assert check_grid(cubes) is None
 
 
 def test_a_lattice_on_the_cubes_shadows_is_refused():
@@ -565,15 +564,18 @@ def test_a_cube_sampled_beside_its_face_is_unclear():
 
     No outline, the table's colour in shadow and more edges inside the cell than around it: an edge, not a face.
     """
-    from vision.shaker import on_an_edge
+    from vision.shaker_checks import on_an_edge
 
-    assert on_an_edge({"cube": True, "outline": False, "d_table": 2.6, "ring": -1.54})
-    assert on_an_edge({"cube": True, "outline": False, "d_table": 4.4, "ring": -0.23})
+    assert on_an_edge({"cube": True, "outline": False, "d_table": 2.6, "ring": -1.54}, DEFAULT_SETTINGS)
+    assert on_an_edge({"cube": True, "outline": False, "d_table": 4.4, "ring": -0.23}, DEFAULT_SETTINGS)
     # a black cube on a dark table with a weak but proper ring, an outlined one, a colourful one, the table
-    assert not on_an_edge({"cube": True, "outline": False, "d_table": 2.7, "ring": 0.3})
-    assert not on_an_edge({"cube": True, "outline": True, "d_table": 2.7, "ring": -0.5})
-    assert not on_an_edge({"cube": True, "outline": False, "d_table": 60.1, "ring": -1.67})
-    assert not on_an_edge({"cube": False, "outline": False, "d_table": 1.0, "ring": -1.0})
+    assert not on_an_edge({"cube": True, "outline": False, "d_table": 2.7, "ring": 0.3}, DEFAULT_SETTINGS)
+    assert not on_an_edge({"cube": True, "outline": True, "d_table": 2.7, "ring": -0.5}, DEFAULT_SETTINGS)
+    assert not on_an_edge({"cube": True, "outline": False, "d_table": 60.1, "ring": -1.67}, DEFAULT_SETTINGS)
+    assert not on_an_edge({"cube": False, "outline": False, "d_table": 1.0, "ring": -1.0}, DEFAULT_SETTINGS)
+    # outlined, but the table's own colour with its "face" off the cell: the table beside a cube (s45002 0124)
+    assert on_an_edge({"cube": True, "outline": True, "d_table": 1.3, "ring": 0.5, "offset": 0.27}, DEFAULT_SETTINGS)
+    assert not on_an_edge({"cube": True, "outline": True, "d_table": 1.3, "ring": 0.5, "offset": 0.1}, DEFAULT_SETTINGS)
 
 
 def test_a_doubted_cube_reports_a_tie_and_is_refused_as_unclear():

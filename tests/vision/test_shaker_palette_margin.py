@@ -42,13 +42,12 @@ def test_a_palettes_margin_out_of_range_is_one_clear_error(bad: object) -> None:
 def test_a_cube_under_the_palettes_margin_is_unclear() -> None:
     cubes = [CubeReading(i // 3, i % 3, "red", 0.9, (0.0, 0.0)) for i in range(9)]
     cubes[5] = CubeReading(1, 2, "gray", 0.63, (0.0, 0.0))
-    grid = None  # (check_grid's pattern checks look at the cubes only)
-    assert check_grid(grid, cubes) is None  # type: ignore[arg-type]
-    assert check_grid(grid, cubes, min_confidence=0.667) == "the colour of the cube at row 2, column 3 is unclear"  # type: ignore[arg-type]
+    assert check_grid(cubes) is None
+    assert check_grid(cubes, min_confidence=0.667) == "the colour of the cube at row 2, column 3 is unclear"
     # a palette can only ask for more than the settings: never less
-    assert check_grid(grid, cubes, min_confidence=0.55) is None  # type: ignore[arg-type]
+    assert check_grid(cubes, min_confidence=0.55) is None
     cubes[5] = CubeReading(1, 2, "gray", 0.58, (0.0, 0.0))
-    assert check_grid(grid, cubes, min_confidence=0.55) is not None  # type: ignore[arg-type]
+    assert check_grid(cubes, min_confidence=0.55) is not None
 
 
 def test_an_empty_cells_check_read_near_a_tie_is_refused() -> None:

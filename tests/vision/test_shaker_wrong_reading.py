@@ -11,7 +11,7 @@ import numpy as np
 
 from vision.colour import default_palette
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
-from vision.shaker_checks import box_contents, foreign_cells, shadow_lines, table_coloured_off_faces
+from vision.shaker_checks import box_contents, cells_on_an_edge, foreign_cells, shadow_lines
 from vision.shaker_scene import render_scene_set
 
 from .shaker_old_finder import OLD_FINDER
@@ -200,19 +200,19 @@ def test_a_cube_knocked_out_of_a_gingham_checks_cell_is_refused():
     assert not reading.valid and reading.reason == "a cube is out of line (beside a cell of about the table's colour)"
 
 
-def test_table_coloured_off_faces_are_of_the_tables_colour_with_the_face_off_the_cell():
+def test_a_cell_of_the_tables_colour_with_its_face_off_the_cell_is_on_an_edge():
     tests = [{"row": r, "col": c, "cube": True, "d_table": 40.0, "offset": 0.05} for r in range(3) for c in range(3)]
-    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    assert cells_on_an_edge(tests, DEFAULT_SETTINGS) == []
     tests[2].update(d_table=1.3, offset=0.27)  # the table beside a cube, its "face" the table running off
-    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == [(0, 2)]
+    assert cells_on_an_edge(tests, DEFAULT_SETTINGS) == [(0, 2)]
     tests[2].update(offset=0.1)  # a white cube on a white table: its face at its cell, kept
-    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    assert cells_on_an_edge(tests, DEFAULT_SETTINGS) == []
     tests[2].update(d_table=7.0, offset=0.27)  # its own colour, off the cell (max_offset's business): kept here
-    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    assert cells_on_an_edge(tests, DEFAULT_SETTINGS) == []
     tests[2].update(d_table=1.3, cube=False)  # no cube taken there: nothing to doubt
-    assert table_coloured_off_faces(tests, DEFAULT_SETTINGS) == []
+    assert cells_on_an_edge(tests, DEFAULT_SETTINGS) == []
     tests[2].update(cube=True)
-    assert table_coloured_off_faces(tests, replace(DEFAULT_SETTINGS, table_face_max_offset=math.inf)) == []
+    assert cells_on_an_edge(tests, replace(DEFAULT_SETTINGS, table_face_max_offset=math.inf)) == []
 
 
 def test_a_cell_sampled_on_the_table_beside_its_cube_is_not_named():
