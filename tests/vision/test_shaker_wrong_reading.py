@@ -227,3 +227,17 @@ def test_a_cell_sampled_on_the_table_beside_its_cube_is_not_named():
     assert all(before.pattern[r][c] == truth["pattern"][r][c] for r, c in others)
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "the colour of the cube at row 1, column 3 is unclear"
+
+
+def test_a_cell_sampled_beside_a_cube_is_unclear_only_where_no_other_check_says_more():
+    # s45003 0316 (`shakecity make-shaker-set D --n 500 --seed 45003`): the top right cube knocked out of its cell on
+    # a plain dark table. Its empty cell, sampled on the table beside its neighbour, is on an edge (read black at a
+    # tie), but the reason the players see is the knocked-out cube's: vision.shaker_checks.on_an_edge's "unclear" is
+    # given only where no other check refused (before session 51 its outlined case came first: "unclear" here)
+    frame_bgr, truth = set_scene(45003, 316)
+    assert not truth["valid"] and truth["knocked_out"] == [0, 2]
+    reading = read_shaker(frame_bgr)
+    assert not reading.valid and reading.reason == "a cube is out of line (beside a cell with no outline of its own)"
+    assert cells_on_an_edge(reading.debug["cell_tests"], DEFAULT_SETTINGS) == [(0, 2)]
+    top_right = reading.cubes[2]
+    assert (top_right.row, top_right.col) == (0, 2) and top_right.confidence < DEFAULT_SETTINGS.min_confidence
