@@ -166,7 +166,7 @@ from .shaker_checks import (
 )
 from .shaker_cube_look import solid_cubes_kept, with_solid_cubes
 from .shaker_glare import glare_cells, glare_spots, without_highlights
-from .shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice, pooled_candidates
+from .shaker_lattice import divides_plain_cubes, lattice_moves, left_behind, moved_by, on_lattice, pooled_candidates
 from .shaker_repeat import repeated_cells
 
 SETTINGS_VERSION = 1
@@ -999,6 +999,14 @@ class ShakerSettings:
     # FR 192 -> 147 (t41001-t41015 +29, t41016-t41030 +16), incomplete accepted 55 -> 55, wrong 3 -> 3. CPU on the
     # refused frames median 33 -> 58 ms, p95 50 -> 87 ms (other pitches only: 49, 74). False: only other pitches
     made_same_pitch: bool = True
+    # made_whole_cubes: a made lattice that puts two or more of its cell centres within half a pitch of a plainly
+    # seen cube of the refused reading (outlined, relattice_kept_table or more from the table: left_behind's "plain"
+    # cube; vision.shaker_lattice.divides_plain_cubes) divides that cube: it is not read. A glossy close-up with a
+    # sticker missing (its lattice on the stickers refused, "8 cubes in the grid") was read as a complete pattern on a
+    # made lattice at half the stickers' pitch, two to four cells a sticker (1 of 600 such grids, throwaway set). The
+    # game's sets 41001-41010 and 43001-46006 (20000 frames) and the other grids' (4780) read the same, reading and
+    # reason; the other 599 holed grids too. False: every made lattice read (as before)
+    made_whole_cubes: bool = True
     made_same_pitch_table_cells: int = 1  # ...and such a reading's cubes of the table's colour at most
     # What a refused frame costs (bench-shaker's p95: a refused reading screens and reads made lattices).
     # The four below together, CPU on one core of a shared machine, main's tree and this one alternately per set:
@@ -4702,8 +4710,10 @@ def read_made_lattices(
 ) -> ShakerReading | None:
     """A refused reading read again on :func:`made_lattices`: the ``made_reads`` whose cells verify most cubes (at
     least ``made_screen_cubes``) are settled and checked in full, as a re-lattice move is; the first read whole
-    wins, None when none. (On the true lattice, main's refused complete patterns on a wrong-pitch lattice read
-    right 45 times in 60; no refused incomplete one of 100 was accepted.)"""
+    wins, unless it is too small a face, too many cells of the table's colour, or (``made_whole_cubes``) a lattice
+    dividing a plainly seen cube of the refused reading; None when none. (On the true lattice, main's refused
+    complete patterns on a wrong-pitch lattice read right 45 times in 60; no refused incomplete one of 100 was
+    accepted.)"""
     settings = reread.settings
     try:
         made = made_lattices(reread.work, refused, settings)
@@ -4728,6 +4738,10 @@ def read_made_lattices(
             continue
         extents = [t["extent"] for t in again.debug["cell_tests"] if t["cube"] and "extent" in t]
         if extents and min(extents) < settings.made_min_extent:
+            continue
+        if settings.made_whole_cubes and divides_plain_cubes(
+            refused, again.debug["grid"], cell_tests, settings.relattice_kept_table
+        ):
             continue
         tests = again.debug["cell_tests"]
         table_coloured = sum(t["cube"] and t["d_table"] < settings.made_table_d for t in tests)

@@ -101,6 +101,19 @@ def moved_by(old: Grid, new: Grid) -> float:
     return max(float(np.hypot(*(new.centre(r, c) - old.centre(r, c)))) for r in range(3) for c in range(3)) / old.pitch
 
 
+def divides_plain_cubes(old: Grid, new: Grid, cell_tests: Sequence[dict], kept_table: float) -> bool:
+    """Whether ``new`` puts two or more of its cell centres within half of ``old``'s pitch of a cell ``old``'s tests
+    verified as a cube with its outline found and ``kept_table`` or more from the table (a plainly seen cube, as
+    :func:`left_behind` has it): a lattice finer than the cubes, two of its cells on one cube's parts."""
+    centres = np.array([new.centre(r, c) for r in range(3) for c in range(3)])
+    for t in cell_tests:
+        if t["cube"] and t["outline"] and t["d_table"] >= kept_table:
+            inside = np.hypot(*(centres - old.centre(t["row"], t["col"])).T) <= 0.5 * old.pitch
+            if int(inside.sum()) >= 2:
+                return True
+    return False
+
+
 def left_behind(old: Grid, new: Grid, cell_tests: Sequence[dict], kept_table: float) -> bool:
     """Whether ``new`` leaves behind (no cell centre of it within half a pitch) a cell ``old``'s tests verified as a
     cube with its outline found and ``kept_table`` or more from the table: a plainly seen cube of the pattern."""

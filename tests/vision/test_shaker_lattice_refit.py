@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, Candidates, Grid, read_shaker
-from vision.shaker_lattice import lattice_moves, left_behind, moved_by, on_lattice
+from vision.shaker_lattice import divides_plain_cubes, lattice_moves, left_behind, moved_by, on_lattice
 
 from .shaker_sets import set_scene
 
@@ -90,6 +90,22 @@ def test_lattice_moves_and_guards():
     assert left_behind(grid, moves[4], tests, 30.0)  # a column right: the plain cube at (0, 0) left behind
     assert not left_behind(grid, moves[3], tests, 30.0)  # a column left keeps it
     assert not left_behind(grid, moves[4], tests, 60.0)  # (not so far from the table: no plain cube)
+
+
+def test_a_lattice_finer_than_a_plain_cube_divides_it():
+    grid = _grid()  # cells 40 px apart, (0, 0) at (100, 100)
+    tests = [
+        {"row": r, "col": c, "cube": True, "outline": True, "d_table": 50.0 if (r, c) == (1, 1) else 10.0}
+        for r in range(3)
+        for c in range(3)
+    ]
+    # half the pitch over the grid's middle: four of its cells inside the plain cube's (1, 1) (at 140, 140)
+    half = _grid(origin=(130.0, 130.0), step=20.0)
+    assert divides_plain_cubes(grid, half, tests, 30.0)
+    assert not divides_plain_cubes(grid, half, tests, 60.0)  # (no plain cube: nothing to divide)
+    assert not divides_plain_cubes(grid, _grid(origin=(104.0, 98.0)), tests, 30.0)  # the same pitch: one cell each
+    # half the pitch, off the plain cube: its cells on the others (not plainly seen: not asked)
+    assert not divides_plain_cubes(grid, _grid(origin=(90.0, 90.0), step=20.0), tests, 30.0)
 
 
 def test_on_lattice_takes_the_nearest_candidate_within_tolerance():
