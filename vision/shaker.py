@@ -1001,7 +1001,9 @@ class ShakerSettings:
     made_same_pitch: bool = True
     # made_whole_cubes: a made lattice that puts two or more of its cell centres within half a pitch of a plainly
     # seen cube of the refused reading (outlined, relattice_kept_table or more from the table: left_behind's "plain"
-    # cube; vision.shaker_lattice.divides_plain_cubes) divides that cube: it is not read. A glossy close-up with a
+    # cube; vision.shaker_lattice.divides_plain_cubes), each read as that cube's colour, divides that cube: it is not
+    # read (cells of other colours there are other cubes: s9494 0316, the refused lattice on a gingham's checks
+    # coarser than the cubes, is read on its made lattice). A glossy close-up with a
     # sticker missing (its lattice on the stickers refused, "8 cubes in the grid") was read as a complete pattern on a
     # made lattice at half the stickers' pitch, two to four cells a sticker (1 of 600 such grids, throwaway set). The
     # game's sets 41001-41010 and 43001-46006 (20000 frames) and the other grids' (4780) read the same, reading and
@@ -4457,7 +4459,7 @@ def _read(
         reread = _ReadAgain(frame_bgr, palette, rotation, settings, shaker, _work)
         again = relattice(reread, grid, cands, cell_tests, j, reason) if settings.relattice else None
         if again is None and settings.made_lattice:
-            again = read_made_lattices(reread, grid, cell_tests, reason)
+            again = read_made_lattices(reread, grid, cell_tests, reason, {(c.row, c.col): c.colour for c in cubes})
         if again is not None:
             return again
     if reason is not None:
@@ -4707,13 +4709,14 @@ def read_made_lattices(
     refused: Grid,
     cell_tests: list[dict[str, Any]],
     reason: str,
+    colours: Mapping[tuple[int, int], str | None] | None = None,
 ) -> ShakerReading | None:
     """A refused reading read again on :func:`made_lattices`: the ``made_reads`` whose cells verify most cubes (at
     least ``made_screen_cubes``) are settled and checked in full, as a re-lattice move is; the first read whole
     wins, unless it is too small a face, too many cells of the table's colour, or (``made_whole_cubes``) a lattice
-    dividing a plainly seen cube of the refused reading; None when none. (On the true lattice, main's refused
-    complete patterns on a wrong-pitch lattice read right 45 times in 60; no refused incomplete one of 100 was
-    accepted.)"""
+    dividing a plainly seen cube of the refused reading (``colours``: its cells' colours); None when none. (On the
+    true lattice, main's refused complete patterns on a wrong-pitch lattice read right 45 times in 60; no refused
+    incomplete one of 100 was accepted.)"""
     settings = reread.settings
     try:
         made = made_lattices(reread.work, refused, settings)
@@ -4739,8 +4742,17 @@ def read_made_lattices(
         extents = [t["extent"] for t in again.debug["cell_tests"] if t["cube"] and "extent" in t]
         if extents and min(extents) < settings.made_min_extent:
             continue
-        if settings.made_whole_cubes and divides_plain_cubes(
-            refused, again.debug["grid"], cell_tests, settings.relattice_kept_table
+        if (
+            settings.made_whole_cubes
+            and colours is not None
+            and divides_plain_cubes(
+                refused,
+                again.debug["grid"],
+                cell_tests,
+                settings.relattice_kept_table,
+                colours,
+                {(c.row, c.col): c.colour for c in again.cubes},
+            )
         ):
             continue
         tests = again.debug["cell_tests"]

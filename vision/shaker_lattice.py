@@ -11,7 +11,7 @@ of its settling (every check after it runs) and keeps the first it reads whole t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -101,15 +101,27 @@ def moved_by(old: Grid, new: Grid) -> float:
     return max(float(np.hypot(*(new.centre(r, c) - old.centre(r, c)))) for r in range(3) for c in range(3)) / old.pitch
 
 
-def divides_plain_cubes(old: Grid, new: Grid, cell_tests: Sequence[dict], kept_table: float) -> bool:
-    """Whether ``new`` puts two or more of its cell centres within half of ``old``'s pitch of a cell ``old``'s tests
-    verified as a cube with its outline found and ``kept_table`` or more from the table (a plainly seen cube, as
-    :func:`left_behind` has it): a lattice finer than the cubes, two of its cells on one cube's parts."""
+def divides_plain_cubes(
+    old: Grid,
+    new: Grid,
+    cell_tests: Sequence[dict],
+    kept_table: float,
+    old_colours: Mapping[tuple[int, int], str | None],
+    new_colours: Mapping[tuple[int, int], str | None],
+) -> bool:
+    """Whether ``new`` divides a plainly seen cube of ``old``: two or more of its cells, centred within half of
+    ``old``'s pitch of a cell ``old``'s tests verified as a cube with its outline found and ``kept_table`` or more
+    from the table (as :func:`left_behind` has it), each read as that cube's colour (``old_colours``,
+    ``new_colours``: each lattice's reading, (row, col) -> colour): a lattice finer than the cubes, its cells on one
+    cube's parts. Cells of other colours there are other cubes (the old lattice on a cloth's checks coarser than
+    the cubes, a check's cell holding a cube or two)."""
     centres = np.array([new.centre(r, c) for r in range(3) for c in range(3)])
     for t in cell_tests:
         if t["cube"] and t["outline"] and t["d_table"] >= kept_table:
+            colour = old_colours.get((t["row"], t["col"]))
             inside = np.hypot(*(centres - old.centre(t["row"], t["col"])).T) <= 0.5 * old.pitch
-            if int(inside.sum()) >= 2:
+            same = [k for k in np.flatnonzero(inside).tolist() if new_colours.get(divmod(k, 3)) == colour]
+            if colour is not None and len(same) >= 2:
                 return True
     return False
 

@@ -99,13 +99,19 @@ def test_a_lattice_finer_than_a_plain_cube_divides_it():
         for r in range(3)
         for c in range(3)
     ]
-    # half the pitch over the grid's middle: four of its cells inside the plain cube's (1, 1) (at 140, 140)
-    half = _grid(origin=(130.0, 130.0), step=20.0)
-    assert divides_plain_cubes(grid, half, tests, 30.0)
-    assert not divides_plain_cubes(grid, half, tests, 60.0)  # (no plain cube: nothing to divide)
-    assert not divides_plain_cubes(grid, _grid(origin=(104.0, 98.0)), tests, 30.0)  # the same pitch: one cell each
+    old = {(r, c): "blue" if (r, c) == (1, 1) else "red" for r in range(3) for c in range(3)}
+    # half the pitch over the grid's middle: four of its cells inside the plain cube's (1, 1) (at 140, 140), the
+    # top left four (120-140 px) read blue: the blue cube's parts
+    half = _grid(origin=(120.0, 120.0), step=20.0)
+    parts = {(r, c): "blue" if r < 2 and c < 2 else "green" for r in range(3) for c in range(3)}
+    assert divides_plain_cubes(grid, half, tests, 30.0, old, parts)
+    assert not divides_plain_cubes(grid, half, tests, 60.0, old, parts)  # (no plain cube: nothing to divide)
+    # other colours there: other cubes (the old lattice on checks coarser than the cubes), one blue is no division
+    one = {**parts, (0, 0): "red", (0, 1): "gray", (1, 0): "white"}
+    assert not divides_plain_cubes(grid, half, tests, 30.0, old, one)
+    assert not divides_plain_cubes(grid, _grid(origin=(104.0, 98.0)), tests, 30.0, old, old)  # the same pitch
     # half the pitch, off the plain cube: its cells on the others (not plainly seen: not asked)
-    assert not divides_plain_cubes(grid, _grid(origin=(90.0, 90.0), step=20.0), tests, 30.0)
+    assert not divides_plain_cubes(grid, _grid(origin=(80.0, 80.0), step=20.0), tests, 30.0, old, old)
 
 
 def test_on_lattice_takes_the_nearest_candidate_within_tolerance():
