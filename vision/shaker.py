@@ -166,7 +166,15 @@ from .shaker_checks import (
 )
 from .shaker_cube_look import solid_cubes_kept, with_solid_cubes
 from .shaker_glare import glare_cells, glare_spots, without_highlights
-from .shaker_lattice import divides_plain_cubes, lattice_moves, left_behind, moved_by, on_lattice, pooled_candidates
+from .shaker_lattice import (
+    divides_plain_cubes,
+    lattice_moves,
+    left_behind,
+    moved_by,
+    on_lattice,
+    plain_cube,
+    pooled_candidates,
+)
 from .shaker_repeat import repeated_cells
 
 SETTINGS_VERSION = 1
@@ -999,17 +1007,17 @@ class ShakerSettings:
     # FR 192 -> 147 (t41001-t41015 +29, t41016-t41030 +16), incomplete accepted 55 -> 55, wrong 3 -> 3. CPU on the
     # refused frames median 33 -> 58 ms, p95 50 -> 87 ms (other pitches only: 49, 74). False: only other pitches
     made_same_pitch: bool = True
+    made_same_pitch_table_cells: int = 1  # ...and such a reading's cubes of the table's colour at most
     # made_whole_cubes: a made lattice that puts two or more of its cell centres within half a pitch of a plainly
     # seen cube of the refused reading (outlined, relattice_kept_table or more from the table: left_behind's "plain"
     # cube; vision.shaker_lattice.divides_plain_cubes), each read as that cube's colour, divides that cube: it is not
     # read (cells of other colours there are other cubes: s9494 0316, the refused lattice on a gingham's checks
-    # coarser than the cubes, is read on its made lattice). A glossy close-up with a
-    # sticker missing (its lattice on the stickers refused, "8 cubes in the grid") was read as a complete pattern on a
-    # made lattice at half the stickers' pitch, two to four cells a sticker (1 of 600 such grids, throwaway set). The
-    # game's sets 41001-41010 and 43001-46006 (20000 frames) and the other grids' (4780) read the same, reading and
-    # reason; the other 599 holed grids too. False: every made lattice read (as before)
+    # coarser than the cubes, is read on its made lattice). A glossy close-up with a sticker missing (its lattice on
+    # the stickers refused, "8 cubes in the grid") was read as a complete pattern on a made lattice at half the
+    # stickers' pitch, two to four cells a sticker (1 of 600 such grids, throwaway set). The game's sets 41001-41010
+    # and 43001-47006 (23000 frames) and the other grids' (4780) read the same, reading and reason; the other 599
+    # holed grids too. False: every made lattice read (as before)
     made_whole_cubes: bool = True
-    made_same_pitch_table_cells: int = 1  # ...and such a reading's cubes of the table's colour at most
     # What a refused frame costs (bench-shaker's p95: a refused reading screens and reads made lattices).
     # The four below together, CPU on one core of a shared machine, main's tree and this one alternately per set:
     # 1297 of main's refused/re-read tuning frames median 56.6 -> 46.0 ms, p95 83.1 -> 71.4 ms; bench-shaker p95 (3
@@ -4510,11 +4518,7 @@ class _KeptMove:
         windows = new_c[None, :, :] + steps[:, None, :]  # (49, 9, 2)
         moved = np.hypot(*(windows - old_c[None]).transpose(2, 0, 1)).max(1)  # (49,): moved_by, in pixels
         surely = moved < self.settings.relattice_min_shift * pitch - spare
-        plain = [
-            3 * t["row"] + t["col"]
-            for t in self.cell_tests
-            if t["cube"] and t["outline"] and t["d_table"] >= self.settings.relattice_kept_table
-        ]
+        plain = [3 * t["row"] + t["col"] for t in self.cell_tests if plain_cube(t, self.settings.relattice_kept_table)]
         if plain:
             # each plain cube's nearest cell centre of each window: beyond half a pitch (and the spare), left
             gaps = np.hypot(*(windows[:, None, :, :] - old_c[plain][None, :, None, :]).transpose(3, 0, 1, 2))
@@ -4709,7 +4713,7 @@ def read_made_lattices(
     refused: Grid,
     cell_tests: list[dict[str, Any]],
     reason: str,
-    colours: Mapping[tuple[int, int], str | None] | None = None,
+    colours: Mapping[tuple[int, int], str | None],
 ) -> ShakerReading | None:
     """A refused reading read again on :func:`made_lattices`: the ``made_reads`` whose cells verify most cubes (at
     least ``made_screen_cubes``) are settled and checked in full, as a re-lattice move is; the first read whole
@@ -4742,17 +4746,13 @@ def read_made_lattices(
         extents = [t["extent"] for t in again.debug["cell_tests"] if t["cube"] and "extent" in t]
         if extents and min(extents) < settings.made_min_extent:
             continue
-        if (
-            settings.made_whole_cubes
-            and colours is not None
-            and divides_plain_cubes(
-                refused,
-                again.debug["grid"],
-                cell_tests,
-                settings.relattice_kept_table,
-                colours,
-                {(c.row, c.col): c.colour for c in again.cubes},
-            )
+        if settings.made_whole_cubes and divides_plain_cubes(
+            refused,
+            again.debug["grid"],
+            cell_tests,
+            settings.relattice_kept_table,
+            colours,
+            {(c.row, c.col): c.colour for c in again.cubes},
         ):
             continue
         tests = again.debug["cell_tests"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -101,6 +101,12 @@ def moved_by(old: Grid, new: Grid) -> float:
     return max(float(np.hypot(*(new.centre(r, c) - old.centre(r, c)))) for r in range(3) for c in range(3)) / old.pitch
 
 
+def plain_cube(cell_test: Mapping[str, Any], kept_table: float) -> bool:
+    """Whether a cell's test verified a plainly seen cube: a cube with its outline found and ``kept_table`` or more
+    from the table (CIE76)."""
+    return bool(cell_test["cube"] and cell_test["outline"] and cell_test["d_table"] >= kept_table)
+
+
 def divides_plain_cubes(
     old: Grid,
     new: Grid,
@@ -109,29 +115,29 @@ def divides_plain_cubes(
     old_colours: Mapping[tuple[int, int], str | None],
     new_colours: Mapping[tuple[int, int], str | None],
 ) -> bool:
-    """Whether ``new`` divides a plainly seen cube of ``old``: two or more of its cells, centred within half of
-    ``old``'s pitch of a cell ``old``'s tests verified as a cube with its outline found and ``kept_table`` or more
-    from the table (as :func:`left_behind` has it), each read as that cube's colour (``old_colours``,
+    """Whether ``new`` divides a plainly seen cube of ``old`` (:func:`plain_cube`): two or more of its cells,
+    centred within half of ``old``'s pitch of that cube's cell, each read as that cube's colour (``old_colours``,
     ``new_colours``: each lattice's reading, (row, col) -> colour): a lattice finer than the cubes, its cells on one
     cube's parts. Cells of other colours there are other cubes (the old lattice on a cloth's checks coarser than
     the cubes, a check's cell holding a cube or two)."""
     centres = np.array([new.centre(r, c) for r in range(3) for c in range(3)])
     for t in cell_tests:
-        if t["cube"] and t["outline"] and t["d_table"] >= kept_table:
-            colour = old_colours.get((t["row"], t["col"]))
-            inside = np.hypot(*(centres - old.centre(t["row"], t["col"])).T) <= 0.5 * old.pitch
-            same = [k for k in np.flatnonzero(inside).tolist() if new_colours.get(divmod(k, 3)) == colour]
-            if colour is not None and len(same) >= 2:
-                return True
+        colour = old_colours.get((t["row"], t["col"]))
+        if colour is None or not plain_cube(t, kept_table):
+            continue
+        inside = np.hypot(*(centres - old.centre(t["row"], t["col"])).T) <= 0.5 * old.pitch
+        if sum(new_colours.get(divmod(k, 3)) == colour for k in np.flatnonzero(inside).tolist()) >= 2:
+            return True
     return False
 
 
 def left_behind(old: Grid, new: Grid, cell_tests: Sequence[dict], kept_table: float) -> bool:
     """Whether ``new`` leaves behind (no cell centre of it within half a pitch) a cell ``old``'s tests verified as a
-    cube with its outline found and ``kept_table`` or more from the table: a plainly seen cube of the pattern."""
+    cube with its outline found and ``kept_table`` or more from the table: a plainly seen cube of the pattern
+    (:func:`plain_cube`)."""
     centres = np.array([new.centre(r, c) for r in range(3) for c in range(3)])
     for t in cell_tests:
-        if t["cube"] and t["outline"] and t["d_table"] >= kept_table:
+        if plain_cube(t, kept_table):
             gone = np.hypot(*(centres - old.centre(t["row"], t["col"])).T).min() > 0.5 * old.pitch
             if gone:
                 return True
