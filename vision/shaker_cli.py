@@ -537,7 +537,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "make-grid-set", help="write a labelled folder of other 3 x 3 grids (sticker colours) and their palette"
     )
     p.add_argument("out", metavar="DIR")
-    p.add_argument("--kind", choices=("puzzle", "tiles", "glossy"), default="glossy")
+    p.add_argument("--kind", choices=("puzzle", "tiles", "glossy", "cube"), default="glossy")
     p.add_argument("--seed", type=int, default=1, help="the first seed")
     p.add_argument("--seeds", type=int, default=1, help="how many seeds, one after another")
     p.add_argument("--per-seed", type=int, default=20, help="grids drawn from each seed, in order")

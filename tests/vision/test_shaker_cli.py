@@ -252,18 +252,19 @@ def test_a_phone_photo_stored_sideways_is_read_as_the_phone_showed_it(shaker_pho
     assert sideways["pattern"] == [list(col) for col in zip(*truth["pattern"], strict=True)][::-1]
 
 
-def test_make_grid_set_writes_the_tests_grids_and_their_palette(tmp_path, capsys):
+@pytest.mark.parametrize("kind", ["puzzle", "cube"])
+def test_make_grid_set_writes_the_tests_grids_and_their_palette(tmp_path, capsys, kind):
     # other 3 x 3 grids (vision.grid_scene) as a labelled folder: each seed's grids in the order the tests draw them,
     # the JPEG as drawn, and the sticker palette to read them with (eval-shaker --palette)
     folder = tmp_path / "grids"
-    args = ["--kind", "puzzle", "--seed", "31", "--seeds", "2", "--per-seed", "2"]
+    args = ["--kind", kind, "--seed", "31", "--seeds", "2", "--per-seed", "2"]
     assert main(["make-grid-set", str(folder), *args]) == 0
     truth = json.loads((folder / "truth.json").read_text())
     assert sorted(truth) == ["31_00.jpg", "31_01.jpg", "32_00.jpg", "32_01.jpg"]
     for seed in (31, 32):
         rng = np.random.default_rng(seed)
         for i in range(2):
-            frame_bgr, pattern = grid_scene("puzzle", rng)
+            frame_bgr, pattern = grid_scene(kind, rng)
             assert truth[f"{seed}_{i:02d}.jpg"] == {"valid": True, "pattern": pattern}
             assert np.array_equal(cv2.imread(str(folder / f"{seed}_{i:02d}.jpg")), frame_bgr)
     capsys.readouterr()
