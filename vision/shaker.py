@@ -26,7 +26,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   whose top face shows (``window_faces``); nine cubes with a full line of cube-like points just beyond a side
   (twelve in a 4 x 3 block), it moves onto that line when the outlines say its far line is no line of cubes
   and the line beyond is (``beyond_line_ring``, :func:`vision.shaker_checks.lines_beyond`; still so after, the
-  reading is refused). When the lattice so settled holds fewer than nine
+  reading is refused); with the far line outlined too, it is refused when that line's faces are squashed across
+  it against the middle line's (``far_line_squash``, :func:`squashed_far_line`: a puzzle cube at a slant, the
+  lattice a line off onto a side face). When the lattice so settled holds fewer than nine
   cubes, the sizes' other lattices are verified too (gingham checks or a card can win the fit): one with
   two cubes more (or one more, every cube outlined) is settled the same way and wins if it still holds
   more. A cell of the table's colour and its gaps' colour is the table; a grid whose cells mostly look
@@ -431,6 +433,16 @@ class ShakerSettings:
     face_spread_mismatch: float = 0.23
     face_spread_min_pixels: int = 12
     face_spread_min_faces: int = 5
+    # a full line of cube-like points just beyond the grid (full_lines_beyond) while the grid's own line opposite
+    # shows faces squashed across itself against its middle line's (squashed_far_line: the medians' difference of the
+    # lines' logs of face_spread_ratio, taken across each line): a puzzle cube lying on the table seen at a slant,
+    # the lattice a line off onto one of its side faces (stickers as wide as the top's, thinner across), the top
+    # face's last line left beyond. A shake's cubes all show square tops. Past this the grid is refused. Measured
+    # (throwaway per-frame script): the game's sets 41001-41010 and the six batches 43001-48006 (26000 frames) and
+    # the other grids' 4780 reach it on 81 frames, at most 0.07; make-grid-set --kind cube (seeds 500-519 and
+    # close-ups 600-609, tuned on) lattices a line off 0.86-1.26, right ones with a side face beyond 0.03. inf: no
+    # such check (the reader before)
+    far_line_squash: float = 0.3
     # a close-up (a photo of a 3 x 3 grid filling much of the frame: a puzzle cube's face, tiles): its cubes larger
     # than the finder's largest size (box_sizes, working px). A refused frame is read again on a working copy
     # close_up_long_side long (its cubes then within the sizes), and that reading, when read whole, is the frame's when
@@ -2695,6 +2707,49 @@ def lattice_face_mismatch(
     return math.log(grid.step_ratio / _median(measured))
 
 
+def squashed_far_line(
+    grid: Grid,
+    face_points: Mapping[tuple[int, int], np.ndarray],
+    moves: Sequence[tuple[int, int]],
+    region_of: Callable[[np.ndarray, np.ndarray, float], FaceRegion | None],
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> float | None:
+    """How much more squashed across itself the grid's far line is than its middle line, for the most squashed of
+    the lines the ``moves`` would leave out (each a move onto a full line beyond, :func:`full_lines_beyond`'s: by
+    a row, the grid's row opposite; by a column, its column opposite): the median over the line's faces of the log
+    of their spread along the line over their spread across it (:func:`face_spread_ratio`), less the middle line's
+    (the lattice's own ratio of steps cancels). About 0 where every face is a square seen alike; a puzzle cube's
+    side face seen at a slant, its stickers thinner across than its top's, well above. None when no line has two
+    faces measured on the middle line and one on the far line (``region_of(cell_xy, cube_xy, pitch)``:
+    :func:`_face_region`)."""
+    worst: float | None = None
+    for dr, dc in moves:
+        if abs(dr) + abs(dc) != 1:
+            continue
+        far = 2 if dr < 0 or dc < 0 else 0  # (moving down or right leaves the first line out)
+
+        def squash(index: int, least: int, *, rows: bool = dr != 0) -> float | None:
+            cells = [(index, k) if rows else (k, index) for k in range(3)]
+            logs = []
+            for cell in cells:
+                if cell not in face_points:
+                    continue
+                ratio = _face_spread(region_of(grid.centre(*cell), face_points[cell], grid.pitch), grid, settings)
+                if ratio is not None and ratio > 0:
+                    # (face_spread_ratio: along the columns' step over along the rows' step; a row is squashed
+                    # across along the rows' step)
+                    logs.append(math.log(ratio) if rows else -math.log(ratio))
+            return _median(logs) if len(logs) >= least else None
+
+        # (the far line's faces on a side face are often cut by the sample, which straddles two of its stickers: one
+        # measured is enough there; the middle line's median of two or three)
+        far_squash, middle_squash = squash(far, 1), squash(1, 2)
+        if far_squash is None or middle_squash is None:
+            continue
+        worst = far_squash - middle_squash if worst is None else max(worst, far_squash - middle_squash)
+    return worst
+
+
 def cube_offset(
     work_lab: np.ndarray,
     cell_xy: np.ndarray,
@@ -4399,6 +4454,22 @@ def _read(
         and lines_beyond(cell_tests, window_look(grid, cands)["cube"], settings)
     ):
         reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
+    if reason is None and settings.far_line_squash < math.inf and all_cubes(cell_tests):
+        beyond = full_lines_beyond(window_look(grid, cands)["cube"])
+        squashed = (
+            squashed_far_line(
+                grid,
+                face_points,
+                [move for move, _, _ in beyond],
+                lambda cell, cube, pitch: _face_region_once(_work, cell, cube, pitch, settings),
+                settings,
+            )
+            if beyond
+            else None
+        )
+        debug["far_line_squash"] = squashed
+        if squashed is not None and squashed > settings.far_line_squash:
+            reason = "no pattern: a line of pieces beyond the grid, its far line squashed (the lattice a line off?)"
     if reason is None and any(g is grid for g in line_off):
         reason = "no pattern: a line of cubes beyond the grid, its far line near the table (the lattice a line off?)"
     if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):

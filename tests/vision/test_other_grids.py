@@ -275,3 +275,30 @@ def test_a_made_lattice_dividing_the_stickers_is_not_read(monkeypatch: pytest.Mo
     assert not refused_pitch.valid and before.debug["grid"].pitch < 0.7 * refused_pitch.debug["grid"].pitch
     reading = read_shaker(frame_bgr, palette)
     assert not reading.valid and reading.reason == "8 cubes in the grid"
+
+
+def test_a_lattice_a_line_off_onto_a_puzzle_cubes_side_face_is_refused() -> None:
+    # A whole puzzle cube at a slant (make-grid-set --kind cube, seed 504, frame 8): its lattice two of the top
+    # face's rows and the first row of the side face below them, the top face's first row a full line beyond. The
+    # side's stickers are as wide as the top's but thinner across (squashed_far_line, far_line_squash): refused
+    palette = sticker_palette()
+    rng = np.random.default_rng(504)
+    for _ in range(9):
+        frame_bgr, pattern = grid_scene("cube", rng)
+    off = read_shaker(frame_bgr, palette, settings=replace(DEFAULT_SETTINGS, far_line_squash=math.inf))
+    assert off.valid and off.pattern != pattern and off.pattern[:2] == pattern[1:], off.to_json()  # a row down
+    reading = read_shaker(frame_bgr, palette)
+    assert not reading.valid and "far line squashed" in str(reading.reason), reading.to_json()
+    assert reading.debug["far_line_squash"] > DEFAULT_SETTINGS.far_line_squash
+
+
+def test_a_puzzle_cubes_side_face_beyond_the_grid_leaves_the_reading_standing() -> None:
+    # seed 500, frame 3: the lattice on the top face, the side face's first row a full line beyond it. The grid's
+    # far line (the top face's first row) is as square as its middle one: read
+    palette = sticker_palette()
+    rng = np.random.default_rng(500)
+    for _ in range(4):
+        frame_bgr, pattern = grid_scene("cube", rng)
+    reading = read_shaker(frame_bgr, palette)
+    assert reading.valid and reading.pattern == pattern, reading.to_json()
+    assert abs(reading.debug["far_line_squash"]) < DEFAULT_SETTINGS.far_line_squash / 3
