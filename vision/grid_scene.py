@@ -63,8 +63,7 @@ def grid_scene_jpeg(
         yy, xx = np.mgrid[0:side, 0:side].astype(np.float32)
     for r in range(3):
         for c in range(3):
-            x0, y0 = int(c * pitch + gap), int(r * pitch + gap)
-            x1, y1 = int((c + 1) * pitch - gap), int((r + 1) * pitch - gap)
+            x0, y0, x1, y1 = _sticker_box(r, c, pitch, gap)
             colour = np.array(STICKERS_BGR[pattern[r][c]], np.float32) * rng.uniform(0.85, 1.05)
             if kind == "glossy":
                 sticker = np.zeros((side, side), np.float32)
@@ -85,7 +84,7 @@ def grid_scene_jpeg(
             if kind == "tiles":
                 cv2.rectangle(flat, (x0, y0), (x1, y1), (colour * 0.6).tolist(), 3, lineType=cv2.LINE_AA)
     if kind == "cube":
-        frame = _cube_view(frame, flat, names, rng, close_up)
+        frame = _cube_view(frame, flat, gap, names, rng, close_up)
     else:
         if close_up:
             angle = np.deg2rad(rng.uniform(-20, 20))
@@ -110,6 +109,11 @@ def grid_scene_jpeg(
     return jpeg.tobytes(), pattern
 
 
+def _sticker_box(r: int, c: int, pitch: float, gap: float) -> tuple[int, int, int, int]:
+    """The sticker at row r, column c of a flat face: its corners (x0, y0, x1, y1), ``gap`` inside its cell."""
+    return int(c * pitch + gap), int(r * pitch + gap), int((c + 1) * pitch - gap), int((r + 1) * pitch - gap)
+
+
 def _pasted(frame: np.ndarray, flat: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """``flat`` (a square face, float BGR) warped onto ``corners`` (its top-left, top-right, bottom-right and
     bottom-left corners in the frame) over ``frame``."""
@@ -123,13 +127,14 @@ def _pasted(frame: np.ndarray, flat: np.ndarray, corners: np.ndarray) -> np.ndar
 
 
 def _cube_view(
-    frame: np.ndarray, top: np.ndarray, names: list[str], rng: np.random.Generator, close_up: bool
+    frame: np.ndarray, top: np.ndarray, gap: float, names: list[str], rng: np.random.Generator, close_up: bool
 ) -> np.ndarray:
-    """A puzzle cube (edge 1, its top face ``top`` at z = 0, north +y) seen through a pinhole camera tilted from
-    straight down toward the south, the cube turned up to 20 degrees about its vertical axis: the faces turned to
-    the camera drawn over ``frame``, each side face with random stickers in the lamp's shade (0.55-0.85)."""
+    """A puzzle cube (edge 1, its top face ``top`` at z = 0, north +y, stickers ``gap`` inside their cells) seen
+    through a pinhole camera tilted from straight down toward the south, the cube turned up to 20 degrees about its
+    vertical axis: the faces turned to the camera drawn over ``frame``, each side face with random stickers in the
+    lamp's shade (0.55-0.85)."""
     height, width = frame.shape[:2]
-    side, gap = top.shape[0], 14
+    side = top.shape[0]
     tilt, yaw = np.deg2rad(rng.uniform(5, 35)), np.deg2rad(rng.uniform(-20, 20))
     distance = rng.uniform(3.0, 6.0)  # (edges from the camera to the top face's middle)
     camera = distance * np.array([0.0, -np.sin(tilt), np.cos(tilt)])
@@ -173,8 +178,7 @@ def _cube_view(
                 for c in range(3):
                     colour = np.array(STICKERS_BGR[names[int(rng.integers(len(names)))]], np.float32)
                     colour *= rng.uniform(0.85, 1.05) * shade
-                    x0, y0 = int(c * pitch + gap), int(r * pitch + gap)
-                    x1, y1 = int((c + 1) * pitch - gap), int((r + 1) * pitch - gap)
+                    x0, y0, x1, y1 = _sticker_box(r, c, pitch, gap)
                     cv2.rectangle(face, (x0, y0), (x1, y1), colour.tolist(), -1, lineType=cv2.LINE_AA)
         frame = _pasted(frame, face, middle + np.array([seen(p) for p in corners]))
     return frame

@@ -2722,28 +2722,31 @@ def squashed_far_line(
     side face seen at a slant, its stickers thinner across than its top's, well above. None when no line has two
     faces measured on the middle line and one on the far line (``region_of(cell_xy, cube_xy, pitch)``:
     :func:`_face_region`)."""
+
+    def squash(cells: list[tuple[int, int]], rows: bool, least: int) -> float | None:
+        """The median log of a line's faces' spread along it over across it (``rows``: a row, squashed along the
+        rows' step; face_spread_ratio is along the columns' step over along the rows'); None under ``least`` faces."""
+        logs = []
+        for cell in cells:
+            if cell not in face_points:
+                continue
+            ratio = _face_spread(region_of(grid.centre(*cell), face_points[cell], grid.pitch), grid, settings)
+            if ratio is not None and ratio > 0:
+                logs.append(math.log(ratio) if rows else -math.log(ratio))
+        return _median(logs) if len(logs) >= least else None
+
+    def line(index: int, rows: bool) -> list[tuple[int, int]]:
+        return [(index, k) if rows else (k, index) for k in range(3)]
+
     worst: float | None = None
     for dr, dc in moves:
         if abs(dr) + abs(dc) != 1:
             continue
+        rows = dr != 0
         far = 2 if dr < 0 or dc < 0 else 0  # (moving down or right leaves the first line out)
-
-        def squash(index: int, least: int, *, rows: bool = dr != 0) -> float | None:
-            cells = [(index, k) if rows else (k, index) for k in range(3)]
-            logs = []
-            for cell in cells:
-                if cell not in face_points:
-                    continue
-                ratio = _face_spread(region_of(grid.centre(*cell), face_points[cell], grid.pitch), grid, settings)
-                if ratio is not None and ratio > 0:
-                    # (face_spread_ratio: along the columns' step over along the rows' step; a row is squashed
-                    # across along the rows' step)
-                    logs.append(math.log(ratio) if rows else -math.log(ratio))
-            return _median(logs) if len(logs) >= least else None
-
         # (the far line's faces on a side face are often cut by the sample, which straddles two of its stickers: one
         # measured is enough there; the middle line's median of two or three)
-        far_squash, middle_squash = squash(far, 1), squash(1, 2)
+        far_squash, middle_squash = squash(line(far, rows), rows, 1), squash(line(1, rows), rows, 2)
         if far_squash is None or middle_squash is None:
             continue
         worst = far_squash - middle_squash if worst is None else max(worst, far_squash - middle_squash)
@@ -4264,6 +4267,11 @@ def _read(
     if settings.solid_cubes:
         grid, cands = with_solid_cubes(frame_bgr, grid, cands, cell_tests, settings, shapes)
     face_points: dict[tuple[int, int], np.ndarray] = {}
+
+    def face_region_of(cell: np.ndarray, cube: np.ndarray, pitch: float) -> FaceRegion | None:
+        """:func:`_face_region` on the frame's Lab copy, made once per frame (the last checks' face measures)."""
+        return _face_region_once(_work, cell, cube, pitch, settings)
+
     for t in cell_tests:
         xy_t = t.pop("xy")
         if t["cube"]:
@@ -4408,13 +4416,7 @@ def _read(
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
     if reason is None and settings.face_spread_mismatch < math.inf:
         mismatch = lattice_face_mismatch(
-            _work.lab,
-            _work.scale,
-            grid,
-            cell_tests,
-            face_points,
-            settings,
-            region_of=lambda cell, cube, pitch: _face_region_once(_work, cell, cube, pitch, settings),
+            _work.lab, _work.scale, grid, cell_tests, face_points, settings, region_of=face_region_of
         )
         debug["face_mismatch"] = mismatch
         if mismatch is not None and abs(mismatch) > settings.face_spread_mismatch:
@@ -4455,18 +4457,8 @@ def _read(
     ):
         reason = "no pattern: a line of cubes beyond the grid, its far line not outlined (the lattice a line off?)"
     if reason is None and settings.far_line_squash < math.inf and all_cubes(cell_tests):
-        beyond = full_lines_beyond(window_look(grid, cands)["cube"])
-        squashed = (
-            squashed_far_line(
-                grid,
-                face_points,
-                [move for move, _, _ in beyond],
-                lambda cell, cube, pitch: _face_region_once(_work, cell, cube, pitch, settings),
-                settings,
-            )
-            if beyond
-            else None
-        )
+        beyond = [move for move, _, _ in full_lines_beyond(window_look(grid, cands)["cube"])]
+        squashed = squashed_far_line(grid, face_points, beyond, face_region_of, settings)
         debug["far_line_squash"] = squashed
         if squashed is not None and squashed > settings.far_line_squash:
             reason = "no pattern: a line of pieces beyond the grid, its far line squashed (the lattice a line off?)"
