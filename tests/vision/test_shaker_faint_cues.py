@@ -82,6 +82,24 @@ def test_a_faint_cube_a_print_look_removes_is_kept_by_three_cues(seed, index, fa
     assert faint_cells(reading) == faint
 
 
+@pytest.mark.parametrize(("seed", "index"), [(47006, 57), (43005, 399)])
+def test_a_faint_cube_whose_bevel_shows_just_under_the_old_projection_is_read(seed, index):
+    """t47006 0057 (a black cube on a plain dark table) and t43005 0399 (a gray one on a plain light table), complete
+    patterns: the cube's edges are the cubes' and its bevel's cosine 0.83 and 0.88, its projection 0.35 and 0.30,
+    under faint_bevel_min_projection's 0.35 before it was 0.28: refused then ("8 cubes in the grid"), read right
+    now."""
+    frame_bgr, truth = set_scene(seed, index)
+    assert truth["valid"]
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, faint_bevel_min_projection=0.35))
+    assert not before.valid and before.reason == "8 cubes in the grid"
+    (cell,) = [t for t in before.debug["cell_tests"] if not t["cube"]]
+    cosine, projection = cell["faint_bevel"]
+    assert cosine >= DEFAULT_SETTINGS.faint_bevel_min_cosine
+    assert DEFAULT_SETTINGS.faint_bevel_min_projection <= projection <= 0.35  # (rounded to two places)
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+
+
 def test_an_empty_print_cell_a_look_removes_stays_refused():
     """s9494 0104, an incomplete pattern (the centre cell empty): a print look removes the centre cell, whose colour
     (d_palette 4.5) and edges (lowest 0.73, median 0.77) pass; it shows no highlight (projection 0.01): it stays
