@@ -612,6 +612,18 @@ class ShakerSettings:
     # shadow_fit_wide_cells 10: off (the reader before)
     shadow_fit_wide_cells: int = 4
     shadow_fit_wide_delta_e: float = 1.9
+    # ...and so are shadow_fit_cells cube cells each within shadow_fit_stretched_delta_e on a lattice stretched
+    # shadow_fit_stretch or more (either way) against its cubes' faces (lattice_face_mismatch): a lattice squashed
+    # across the cubes, one line on the shadows between two of theirs (s49006 0296, plain light: the top line three
+    # cells at 1.02-1.25 read as gray cubes where the shadow of the real top line falls, the stretch 0.22, under
+    # face_spread_mismatch; read wrong before, read right now on its cubes). Measured without it on the game's
+    # 29000 generated frames (41001-41010, 43001 ... 49006) and the other grids' 5980: of the 309 other patterns
+    # read (right, or an incomplete one accepted) with a stretch of 0.15 or more the nearest had three cells within
+    # 5.39; those with three within 2.0 were stretched 0.122 at most. With it those 34980 frames read the same,
+    # reading and reason, but s49006 0296. (s33301 0156, shadow_fit_wide_cells' case, is refused by it too.)
+    # shadow_fit_stretch inf: off (the reader before)
+    shadow_fit_stretch: float = 0.15
+    shadow_fit_stretched_delta_e: float = 2.0
     # a cube cell with next to no outline (ring below open_table_ring) that the table darkened by some factor explains
     # within open_table_delta_e (CIE76) is the table (vision.shaker_checks.open_table_cells)
     open_table_ring: float = 0.15
@@ -4418,6 +4430,7 @@ def _read(
         reason = f"no pattern: {len(printed)} cells in the colour of the lattice beyond the grid (the table's print)"
     if reason is None and off_the_lattice(cell_tests, settings):
         reason = "no pattern: the cubes' faces lie off the lattice's cells"
+    mismatch = None
     if reason is None and settings.face_spread_mismatch < math.inf:
         mismatch = lattice_face_mismatch(
             _work.lab, _work.scale, grid, cell_tests, face_points, settings, region_of=face_region_of
@@ -4434,7 +4447,7 @@ def _read(
         reason = _not_cubes(cell_tests, toned)  # a cloth's check with no outline through an empty cell
     if reason is None and knocked_beside_toned_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of the table's own colour)"
-    if reason is None and shadow_fit_cells(cell_tests, settings):
+    if reason is None and shadow_fit_cells(cell_tests, settings, mismatch):
         reason = "no pattern: cells of the table in shadow read as cubes (the lattice on the cubes' shadows)"
     # (the cube-like lattice points around the grid only where an outer line is in question: best_window's look)
     if (

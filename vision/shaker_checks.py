@@ -404,7 +404,9 @@ def knocked_beside_toned_cells(
     return knocked_beside_weak_cells(view, surroundings, settings)
 
 
-def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
+def shadow_fit_cells(
+    cell_tests: Sequence[Mapping[str, Any]], settings: Any, stretch: float | None = None
+) -> list[tuple[int, int]]:
     """The cube cells (row, col) whose colour the table under them darkened by some factor explains within
     ``shadow_fit_delta_e`` (the continuous fit :func:`table_cells` records as ``d_shadow``, CIE76), when there
     are ``shadow_fit_cells`` or more: the lattice a row over on the cubes' cast shadows, as
@@ -412,12 +414,18 @@ def shadow_fit_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> 
     few tenths (s8102 0097: a row of three shadows at 0.5-0.7 here, 0.8-1.2 there). On the fresh sets
     s8101-s8105 no accepted complete pattern had three cells within 2.0. Or those within the looser
     ``shadow_fit_wide_delta_e`` when there are ``shadow_fit_wide_cells`` or more: a lattice stretched onto long
-    shadows, whose cells catch the shadows' ends and the table between (s33301 0156)."""
+    shadows, whose cells catch the shadows' ends and the table between (s33301 0156). Or, given the lattice's
+    ``stretch`` against its cubes' faces (:func:`vision.shaker.lattice_face_mismatch`) of ``shadow_fit_stretch``
+    or more either way, ``shadow_fit_cells`` within ``shadow_fit_stretched_delta_e``: a lattice squashed across
+    its cubes so that a line falls on the shadows between two of theirs (s49006 0296)."""
     fits = [(int(t["row"]), int(t["col"]), float(t.get("d_shadow", np.inf))) for t in cell_tests if t.get("cube")]
-    for count, delta_e in (
+    tiers = [
         (settings.shadow_fit_cells, settings.shadow_fit_delta_e),
         (settings.shadow_fit_wide_cells, settings.shadow_fit_wide_delta_e),
-    ):
+    ]
+    if stretch is not None and abs(stretch) >= settings.shadow_fit_stretch:
+        tiers.append((settings.shadow_fit_cells, settings.shadow_fit_stretched_delta_e))
+    for count, delta_e in tiers:
         near = [(r, c) for r, c, d in fits if d < delta_e]
         if len(near) >= count:
             return near

@@ -133,14 +133,60 @@ def test_a_lattice_stretched_onto_long_shadows_is_refused_and_the_cubes_read():
     """Generated set 33301, frame 0156 (``shakecity make-shaker-set D --seed 33301``): a plain light table under a low
     lamp, the cubes' shadows long. The reader before took a lattice stretched along the rows onto them (0.21 against
     the faces: under face_spread_mismatch), four cells at 0.85-1.37 of the table in shade, and read three shadows as
-    gray cubes where red ones lie. Refused there, the frame is read on its cubes."""
+    gray cubes where red ones lie. Refused there, the frame is read on its cubes. The stretched tier (three cells
+    within shadow_fit_stretched_delta_e on a lattice stretched shadow_fit_stretch or more) refuses it alone too."""
     frame_bgr, truth = set_scene(33301, 156)
     assert truth["valid"] and truth["scene"]["table"] == "plain_light"
-    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, shadow_fit_wide_cells=10))
+    before = read_shaker(
+        frame_bgr, settings=replace(DEFAULT_SETTINGS, shadow_fit_wide_cells=10, shadow_fit_stretch=math.inf)
+    )
     assert before.valid and before.pattern != truth["cells"]
     wide = DEFAULT_SETTINGS.shadow_fit_wide_delta_e
     fitted = [t for t in before.debug["cell_tests"] if t["cube"] and t["d_shadow"] < wide]
     assert len(fitted) >= DEFAULT_SETTINGS.shadow_fit_wide_cells
+    assert abs(before.debug["face_mismatch"]) >= DEFAULT_SETTINGS.shadow_fit_stretch
+    for tiers in ({"shadow_fit_wide_cells": 10}, {"shadow_fit_stretch": math.inf}, {}):
+        reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, **tiers))
+        assert reading.valid and reading.pattern == truth["cells"]
+
+
+def test_three_cells_the_shadow_fit_explains_on_a_stretched_lattice_are_shadows():
+    """shadow_fit_cells' third tier: three cube cells within shadow_fit_stretched_delta_e (and not within the tight
+    tier) are cast shadows only on a lattice stretched shadow_fit_stretch or more against its cubes' faces, either
+    way; not on one that fits them, nor when the stretch was not measured."""
+    s = DEFAULT_SETTINGS
+    between = (s.shadow_fit_delta_e + s.shadow_fit_stretched_delta_e) / 2
+    cells = [{"row": i // 3, "col": i % 3, "cube": True, "d_shadow": 30.0} for i in range(9)]
+    for i in range(3):
+        cells[i]["d_shadow"] = between
+    assert shadow_fit_cells(cells, s) == []
+    assert shadow_fit_cells(cells, s, None) == []
+    assert shadow_fit_cells(cells, s, s.shadow_fit_stretch / 2) == []
+    assert shadow_fit_cells(cells, s, s.shadow_fit_stretch) == [(0, 0), (0, 1), (0, 2)]
+    assert shadow_fit_cells(cells, s, -s.shadow_fit_stretch) == [(0, 0), (0, 1), (0, 2)]
+    cells[2]["d_shadow"] = s.shadow_fit_stretched_delta_e + 0.1
+    assert shadow_fit_cells(cells, s, s.shadow_fit_stretch) == []
+    assert shadow_fit_cells(cells, replace(s, shadow_fit_stretch=math.inf), 1.0) == []
+
+
+def test_a_lattice_squashed_onto_the_shadows_between_two_lines_is_refused_and_the_cubes_read():
+    """Generated set 49006, frame 0296 (``shakecity make-shaker-set D --seed 49006``): a plain light table, the
+    camera 3.5 degrees off overhead. The reader before took a lattice squashed across the rows (its rows' step 0.79
+    of its columns'; 0.22 against the cubes' faces, under face_spread_mismatch) whose top line fell on the shadows
+    the real top line casts on the table between it and the next: three cells at 1.0-1.3 of the table in shade
+    (one of them past shadow_fit_delta_e), read as gray cubes where red, green and gray ones lie. Refused there, the
+    frame is read on its cubes."""
+    frame_bgr, truth = set_scene(49006, 296)
+    assert truth["valid"] and truth["scene"]["table"] == "plain_light"
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, shadow_fit_stretch=math.inf))
+    assert before.valid and before.pattern != truth["cells"]
+    assert abs(before.debug["face_mismatch"]) >= DEFAULT_SETTINGS.shadow_fit_stretch
+    fitted = [
+        t for t in before.debug["cell_tests"] if t["cube"] and t["d_shadow"] < DEFAULT_SETTINGS.shadow_fit_delta_e
+    ]
+    assert len(fitted) < DEFAULT_SETTINGS.shadow_fit_cells  # (the tight tier missed it)
+    loose = DEFAULT_SETTINGS.shadow_fit_stretched_delta_e
+    assert len([t for t in before.debug["cell_tests"] if t["cube"] and t["d_shadow"] < loose]) >= 3
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["cells"]
 
