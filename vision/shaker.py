@@ -55,7 +55,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
   top faces' (:func:`lattice_face_mismatch`, ``face_spread_mismatch``: stretched off its cubes), a cube knocked
   out beside a weak cell or a weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
-  (``toned_open_cells``), three cells the shadow fit explains or four it explains loosely (``shadow_fit_cells``),
+  (``toned_open_cells``), three cells the shadow fit explains or four it explains loosely, or three loosely on a
+  stretched lattice (``shadow_fit_cells``),
   an unoutlined cell the table in some shade explains (``open_table_cells``), a cell in one of the table's own
   tones whose top face's four edges do not show (``faceless_toned_cells``: the print in an empty cell).
   :func:`out_of_line_cubes` counts no shape beside the grid in one of the table's own colours

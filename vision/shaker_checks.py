@@ -17,7 +17,8 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   check through an empty cell); :func:`knocked_beside_toned_cells`: a cube knocked out beside a weakly
   outlined cell of the table's own tones.
 - :func:`shadow_fit_cells`: three cells the continuous shadow fit explains (the lattice on the cubes' cast
-  shadows, finer than :func:`vision.shaker.on_shadows`); :func:`open_table_cells`: a cell with next to no
+  shadows, finer than :func:`vision.shaker.on_shadows`), or explains loosely on a lattice stretched against its
+  cubes' faces; :func:`open_table_cells`: a cell with next to no
   outline that the table in some shade explains; :func:`shadow_lines`: an outer row or column of cells the
   shadow fit explains, with cubes just beyond the grid's opposite side (the lattice one line off);
   :func:`knocked_beside_table_cells`: a cube standing out from the table just beyond the grid beside an
