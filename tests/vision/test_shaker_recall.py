@@ -110,14 +110,17 @@ def test_a_row_of_cast_shadows_fitted_by_the_continuous_shade_is_no_pattern():
     assert not read_shaker(frame_bgr).valid
 
 
+def _top_line_at(d_shadow: float) -> list[dict]:
+    """Nine cube cells' tests, the top line's three at ``d_shadow`` from the table in some shade, the rest far."""
+    return [{"row": i // 3, "col": i % 3, "cube": True, "d_shadow": d_shadow if i < 3 else 30.0} for i in range(9)]
+
+
 def test_four_cells_the_shadow_fit_explains_loosely_are_shadows_three_are_not():
     """shadow_fit_cells' second tier: four cube cells within shadow_fit_wide_delta_e of the table in some shade are
     cast shadows; three within it (and not within shadow_fit_delta_e) are not; three within the tight tier are."""
     s = DEFAULT_SETTINGS
     loose = (s.shadow_fit_delta_e + s.shadow_fit_wide_delta_e) / 2
-    cells = [{"row": i // 3, "col": i % 3, "cube": True, "d_shadow": 30.0} for i in range(9)]
-    for i in range(3):
-        cells[i]["d_shadow"] = loose
+    cells = _top_line_at(loose)
     assert shadow_fit_cells(cells, s) == []
     cells[4]["d_shadow"] = loose
     assert shadow_fit_cells(cells, s) == [(0, 0), (0, 1), (0, 2), (1, 1)]
@@ -155,10 +158,7 @@ def test_three_cells_the_shadow_fit_explains_on_a_stretched_lattice_are_shadows(
     tier) are cast shadows only on a lattice stretched shadow_fit_stretch or more against its cubes' faces, either
     way; not on one that fits them, nor when the stretch was not measured."""
     s = DEFAULT_SETTINGS
-    between = (s.shadow_fit_delta_e + s.shadow_fit_stretched_delta_e) / 2
-    cells = [{"row": i // 3, "col": i % 3, "cube": True, "d_shadow": 30.0} for i in range(9)]
-    for i in range(3):
-        cells[i]["d_shadow"] = between
+    cells = _top_line_at((s.shadow_fit_delta_e + s.shadow_fit_stretched_delta_e) / 2)
     assert shadow_fit_cells(cells, s) == []
     assert shadow_fit_cells(cells, s, None) == []
     assert shadow_fit_cells(cells, s, s.shadow_fit_stretch / 2) == []
