@@ -919,6 +919,12 @@ class ShakerSettings:
     faint_bevel_lit: float = 0.2
     faint_bevel_unlit: float = 0.15
     faint_bevel_foreign: float = 0.3
+    # ...and faint_cubes_kept (a last look's cell of the table kept as the pattern's faint cube) asks a cell whose
+    # colour lies beyond faint_max_d_palette (within faint_bevel_max_d_palette) for its bevel too, as faint_cubes
+    # reads one (session 53: t43001 0266, a gray cube on a plain light table 5.7 from the palette, read right; the
+    # game's 32000 generated frames 41001-41010 and 43001-50006 and the other grids' 5980 read otherwise the same,
+    # reading and reason). False: such a cell stays the table (the reader before)
+    faint_kept_bevel: bool = True
     # ...and the faint cube so read that table_cells or open_table_cells then take for the table (its colour is
     # the table's: that is why it was faint) stays a cube when its bevel lines are the cubes' too (faint_cubes_kept,
     # faint_cube_kept_by_its_bevel). On the 45 sets 13 frames had their faint cube so removed (11 complete, 2

@@ -975,7 +975,9 @@ def faint_cubes_kept(
     """``cells`` (row, col) that a last look (:func:`table_cells`, :func:`open_table_cells`) takes for the table,
     less a faint cube among them: when it is the only one, the other eight are cubes, its colour lies within
     ``faint_max_d_palette`` of the palette and its edge map matches theirs as :func:`faint_cubes` asks (a black
-    cube on a dark table that the cell test passed, whose colour the table in shade explains). Not when a cell of the
+    cube on a dark table that the cell test passed, whose colour the table in shade explains). With
+    ``faint_kept_bevel``, a colour beyond that but within ``faint_bevel_max_d_palette`` when its bevel lines are the
+    cubes' too (:func:`bevel_like_the_cubes`), as :func:`faint_cubes` reads such a cell. Not when a cell of the
     pattern is already ``faint`` (read by :func:`faint_cubes`, or kept by another look): one faint cube a pattern;
     the kept cell is marked ``faint``."""
     if not settings.faint_cubes_kept or len(cells) != 1 or len(cell_tests) != 9:
@@ -983,24 +985,41 @@ def faint_cubes_kept(
     i = cells[0][0] * 3 + cells[0][1]
     if cell_tests[i].get("faint") and settings.faint_bevel_kept:
         return faint_cube_kept_by_its_bevel(frame_bgr, grid, cell_tests, i, list(cells), settings)
-    if _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings) is None:
+    off_palette = (
+        settings.faint_kept_bevel
+        and settings.faint_bevel
+        and settings.faint_max_d_palette < float(cell_tests[i]["d_palette"]) <= settings.faint_bevel_max_d_palette
+    )
+    limit = settings.faint_bevel_max_d_palette if off_palette else settings.faint_max_d_palette
+    others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings, limit)
+    if others is None:
         return list(cells)
+    if off_palette:
+        bevels = bevel_lines(frame_bgr, grid, settings)
+        if not bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
+            return list(cells)
     if isinstance(cell_tests[i], dict):
         cell_tests[i]["faint"] = True
     return []
 
 
 def _faint_like_the_cubes(
-    frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[str, Any]], i: int, settings: Any
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[Mapping[str, Any]],
+    i: int,
+    settings: Any,
+    max_d_palette: float | None = None,
 ) -> list[int] | None:
     """The other eight cells (indices) when cell ``i`` may be the pattern's one faint cube by colour and edges:
     they are all cubes, no cell is ``faint`` yet (one faint cube a pattern, as :func:`faint_cubes` reads: another
-    look may have kept one), its colour lies within ``faint_max_d_palette`` of the palette and its edge map matches
-    theirs as :func:`faint_cubes` asks; None otherwise."""
+    look may have kept one), its colour lies within ``max_d_palette`` (``faint_max_d_palette`` unless given) of the
+    palette and its edge map matches theirs as :func:`faint_cubes` asks; None otherwise."""
     others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
     if len(others) != 8 or any(t.get("faint") for t in cell_tests):
         return None
-    if float(cell_tests[i]["d_palette"]) > settings.faint_max_d_palette:
+    limit = settings.faint_max_d_palette if max_d_palette is None else max_d_palette
+    if float(cell_tests[i]["d_palette"]) > limit:
         return None
     maps = lattice_edge_maps(frame_bgr, grid, settings)
     return others if _edges_like_the_cubes(cell_tests[i], maps[others] @ maps[i], settings) else None

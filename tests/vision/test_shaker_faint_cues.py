@@ -100,6 +100,23 @@ def test_a_faint_cube_whose_bevel_shows_just_under_the_old_projection_is_read(se
     assert reading.valid and reading.pattern == truth["pattern"]
 
 
+def test_a_faint_cube_off_the_palette_a_last_look_takes_for_the_table_is_kept_by_its_bevel():
+    """t43001 0266, a gray cube on a plain light table, a complete pattern: a last look took its cell for the table
+    and faint_cubes_kept asked only a colour within faint_max_d_palette (it is 5.7 from the palette): refused. Its
+    edges and its bevel are the cubes' (faint_kept_bevel, as faint_cubes reads such a cell): kept, read right."""
+    frame_bgr, truth = set_scene(43001, 266)
+    assert truth["valid"]
+    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, faint_kept_bevel=False))
+    assert not without.valid and without.reason == "8 cubes in the grid"
+    reading = read_shaker(frame_bgr)
+    assert reading.valid and reading.pattern == truth["pattern"]
+    (faint,) = [t for t in reading.debug["cell_tests"] if t.get("faint")]
+    assert DEFAULT_SETTINGS.faint_max_d_palette < faint["d_palette"] <= DEFAULT_SETTINGS.faint_bevel_max_d_palette
+    cosine, projection = faint["faint_bevel"]
+    assert cosine >= DEFAULT_SETTINGS.faint_bevel_min_cosine
+    assert projection >= DEFAULT_SETTINGS.faint_bevel_min_projection
+
+
 def test_an_empty_print_cell_a_look_removes_stays_refused():
     """s9494 0104, an incomplete pattern (the centre cell empty): a print look removes the centre cell, whose colour
     (d_palette 4.5) and edges (lowest 0.73, median 0.77) pass; it shows no highlight (projection 0.01): it stays
