@@ -994,10 +994,8 @@ def faint_cubes_kept(
     others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings, limit)
     if others is None:
         return list(cells)
-    if off_palette:
-        bevels = bevel_lines(frame_bgr, grid, settings)
-        if not bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
-            return list(cells)
+    if off_palette and not _bevel_is_the_cubes(frame_bgr, grid, cell_tests, i, others, settings):
+        return list(cells)
     if isinstance(cell_tests[i], dict):
         cell_tests[i]["faint"] = True
     return []
@@ -1135,6 +1133,15 @@ def bevel_like_the_cubes(test: Mapping[str, Any], cell: np.ndarray, cubes: np.nd
     return cosine >= settings.faint_bevel_min_cosine and projection >= settings.faint_bevel_min_projection
 
 
+def _bevel_is_the_cubes(
+    frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[str, Any]], i: int, others: list[int], settings: Any
+) -> bool:
+    """Whether cell ``i``'s bevel lines are those of the cubes ``others`` (:func:`bevel_lines`,
+    :func:`bevel_like_the_cubes`): the faint-cube rescues' second cue."""
+    bevels = bevel_lines(frame_bgr, grid, settings)
+    return bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings)
+
+
 def faint_cube_kept_by_its_bevel(
     frame_bgr: np.ndarray,
     grid: Any,
@@ -1149,10 +1156,7 @@ def faint_cube_kept_by_its_bevel(
     others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
     if len(others) != 8 or any(cell_tests[j].get("faint") for j in others):
         return cells
-    bevels = bevel_lines(frame_bgr, grid, settings)
-    if bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
-        return []
-    return cells
+    return [] if _bevel_is_the_cubes(frame_bgr, grid, cell_tests, i, others, settings) else cells
 
 
 def faint_cubes_kept_by_two_cues(
@@ -1177,8 +1181,7 @@ def faint_cubes_kept_by_two_cues(
     others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings)
     if others is None:
         return list(cells)
-    bevels = bevel_lines(frame_bgr, grid, settings)
-    if not bevel_like_the_cubes(cell_tests[i], bevels[i], bevels[others], settings):
+    if not _bevel_is_the_cubes(frame_bgr, grid, cell_tests, i, others, settings):
         return list(cells)
     if isinstance(cell_tests[i], dict):
         cell_tests[i]["faint"] = True
