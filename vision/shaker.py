@@ -53,7 +53,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   Then :mod:`vision.shaker_checks`' last looks: a cell the table explains under a continuous shadow
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
   cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
-  top faces' (:func:`lattice_face_mismatch`, ``face_spread_mismatch``: stretched off its cubes), a cube knocked
+  top faces' (:func:`lattice_face_mismatch`, ``face_spread_mismatch``: stretched off its cubes), a lattice sheared
+  off square with a line of two cells of the table's colour and no outline (``slid_weak_line``: a line slid off its
+  cubes), a cube knocked
   out beside a weak cell or a weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
   (``toned_open_cells``), three cells the shadow fit explains or four it explains loosely, or three loosely on a
   stretched lattice (``shadow_fit_cells``),
@@ -161,6 +163,7 @@ from .shaker_checks import (
     print_beyond_cells,
     shadow_fit_cells,
     shadow_lines,
+    slid_weak_line,
     spotless_table_cells,
     table_cells,
     tone_shares,
@@ -433,6 +436,15 @@ class ShakerSettings:
     # over face_spread_min_faces or more. inf: no such check (the reader before)
     face_spread_mismatch: float = 0.23
     face_spread_min_pixels: int = 12
+    # a line slid along itself off its cubes (vision.shaker_checks.slid_weak_line): on a lattice sheared
+    # slid_line_skew or more (|cos| of the angle between its steps), a row or column with slid_line_cells cube cells
+    # that show no outline and lie within slid_line_max_table of the table: refused. 44003 0408 (skew 0.18, its bottom
+    # row on the gaps and shadows beside its cubes, two cells at d_table 4.5 and 3.8) was read wrong. Measured on the
+    # game's 35000 frames (41001-51006), the other grids' 6000 and shaker-dev, no other accepted reading has such a
+    # line on a lattice sheared past 0.105 (three at 0.103-0.105), nor past 0.135 with d_table under 8. inf: off
+    slid_line_skew: float = 0.12
+    slid_line_max_table: float = 6.0
+    slid_line_cells: int = 2
     face_spread_min_faces: int = 5
     # a full line of cube-like points just beyond the grid (full_lines_beyond) while the grid's own line opposite
     # shows faces squashed across itself against its middle line's (squashed_far_line: the medians' difference of the
@@ -4445,6 +4457,8 @@ def _read(
         debug["face_mismatch"] = mismatch
         if mismatch is not None and abs(mismatch) > settings.face_spread_mismatch:
             reason = "no pattern: the lattice is stretched against the cubes' faces"
+    if reason is None and slid_weak_line(cell_tests, grid.skew, settings):
+        reason = "no pattern: a line of the sheared lattice lies on the table beside its cubes"
     if reason is None and knocked_beside_weak_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell with no outline of its own)"
     toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []

@@ -275,6 +275,28 @@ def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> b
     return median > settings.max_median_offset
 
 
+def slid_weak_line(cell_tests: Sequence[Mapping[str, Any]], skew: float, settings: Any) -> bool:
+    """Whether a lattice sheared off square (``skew``: |cos| of the angle between its steps, at least
+    ``slid_line_skew``) has a line (row or column) with ``slid_line_cells`` or more cube cells that show no outline
+    of their own and lie within ``slid_line_max_table`` (``d_table``) of the table in some shadow: a line slid along
+    itself off its cubes, onto the table, the shadows and the side faces beside them, the fit taking the slide up as
+    shear (44003 0408: a white cube on a gingham unfound, the bottom row's cells on the gaps and shadows beside its
+    cubes, read black where the white one lies). ``slid_line_skew`` inf: off."""
+    if skew < settings.slid_line_skew:
+        return False
+    weak = {
+        (int(t["row"]), int(t["col"]))
+        for t in cell_tests
+        if t.get("cube") and not t.get("outline") and float(t["d_table"]) < settings.slid_line_max_table
+    }
+    for i in range(3):
+        if sum((i, j) in weak for j in range(3)) >= settings.slid_line_cells:
+            return True
+        if sum((j, i) in weak for j in range(3)) >= settings.slid_line_cells:
+            return True
+    return False
+
+
 class GridSurroundings(NamedTuple):
     """What the checks for a cube knocked out of line look at around a read grid."""
 
