@@ -436,16 +436,17 @@ class ShakerSettings:
     # over face_spread_min_faces or more. inf: no such check (the reader before)
     face_spread_mismatch: float = 0.23
     face_spread_min_pixels: int = 12
+    face_spread_min_faces: int = 5
     # a line slid along itself off its cubes (vision.shaker_checks.slid_weak_line): on a lattice sheared
     # slid_line_skew or more (|cos| of the angle between its steps), a row or column with slid_line_cells cube cells
     # that show no outline and lie within slid_line_max_table of the table: refused. 44003 0408 (skew 0.18, its bottom
     # row on the gaps and shadows beside its cubes, two cells at d_table 4.5 and 3.8) was read wrong. Measured on the
     # game's 35000 frames (41001-51006), the other grids' 6000 and shaker-dev, no other accepted reading has such a
-    # line on a lattice sheared past 0.105 (three at 0.103-0.105), nor past 0.135 with d_table under 8. inf: off
+    # line on a lattice sheared 0.12 or more (the nearest three at 0.103-0.105; with d_table under 8, one at 0.135).
+    # inf: off
     slid_line_skew: float = 0.12
     slid_line_max_table: float = 6.0
     slid_line_cells: int = 2
-    face_spread_min_faces: int = 5
     # a full line of cube-like points just beyond the grid (full_lines_beyond) while the grid's own line opposite
     # shows faces squashed across itself against its middle line's (squashed_far_line: the medians' difference of the
     # lines' logs of face_spread_ratio, taken across each line): a puzzle cube lying on the table seen at a slant,
