@@ -54,8 +54,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (``table_cells``), three weak cells of the table's own tones (``cloth_cells``: a lattice on a checked cloth),
   cubes off the lattice on the median (``off_the_lattice``), a lattice whose ratio of steps is far from its cubes'
   top faces' (:func:`lattice_face_mismatch`, ``face_spread_mismatch``: stretched off its cubes), a lattice sheared
-  off square with a line of two cells of the table's colour and no outline (``slid_weak_line``: a line slid off its
-  cubes), a cube knocked
+  against its cubes' faces (:func:`lattice_face_shear`) with a line of two cells of the table's colour and no
+  outline (``slid_weak_line``: a line slid off its cubes), a cube knocked
   out beside a weak cell or a weakly outlined cell of the table's tones, one unoutlined cell in a common table tone
   (``toned_open_cells``), three cells the shadow fit explains or four it explains loosely, or three loosely on a
   stretched lattice (``shadow_fit_cells``),
@@ -437,14 +437,16 @@ class ShakerSettings:
     face_spread_mismatch: float = 0.23
     face_spread_min_pixels: int = 12
     face_spread_min_faces: int = 5
-    # a line slid along itself off its cubes (vision.shaker_checks.slid_weak_line): on a lattice sheared
-    # slid_line_skew or more (|cos| of the angle between its steps), a row or column with slid_line_cells cube cells
-    # that show no outline and lie within slid_line_max_table of the table: refused. 44003 0408 (skew 0.18, its bottom
-    # row on the gaps and shadows beside its cubes, two cells at d_table 4.5 and 3.8) was read wrong. Measured on the
-    # game's 35000 frames (41001-51006), the other grids' 6000 and shaker-dev, no other accepted reading has such a
-    # line on a lattice sheared 0.12 or more (the nearest three at 0.103-0.105; with d_table under 8, one at 0.135).
-    # inf: off
-    slid_line_skew: float = 0.12
+    # a line slid along itself off its cubes (vision.shaker_checks.slid_weak_line): a row or column with
+    # slid_line_cells cube cells that show no outline and lie within slid_line_max_table of the table, on a lattice
+    # sheared slid_line_shear or more against its cubes' top faces (lattice_face_shear, the median face's correlation
+    # in the lattice's frame; a camera's tilt shears the faces with the lattice: about 0): refused. 44003 0408 (its
+    # bottom row on the gaps and shadows beside its cubes, two cells at d_table 4.5 and 3.8; faces 0.157) was read
+    # wrong. Of the 43 other accepted readings with such a line on the game's 35000 frames (41001-51006), the other
+    # grids' 6000 and shaker-dev, the most sheared against its faces measured 0.094 (lattice skew instead of the
+    # faces' shear refused 52002 0294, black cubes on a dark table seen 23 degrees off overhead: skew 0.12, faces
+    # 0.001). inf: off
+    slid_line_shear: float = 0.12
     slid_line_max_table: float = 6.0
     slid_line_cells: int = 2
     # a full line of cube-like points just beyond the grid (full_lines_beyond) while the grid's own line opposite
@@ -2693,15 +2695,23 @@ def face_spread_ratio(
     return _face_spread(_face_region(work_lab, cell_xy, cube_xy, grid.pitch, scale, settings), grid, settings)
 
 
-def _face_spread(region: FaceRegion | None, grid: Grid, settings: ShakerSettings) -> float | None:
-    """:func:`face_spread_ratio` of a face region: from its pixels' second central moments (the variance along a
-    unit vector u is u'Mu over the pixel count, which cancels in the ratio)."""
+def _face_moments(region: FaceRegion | None, settings: ShakerSettings) -> dict[str, float] | None:
+    """A face region's pixels' moments (:func:`cv2.moments`), or None when it has fewer than
+    ``face_spread_min_pixels``."""
     if region is None or region[2][cv2.CC_STAT_AREA] < settings.face_spread_min_pixels:
         return None
     labels, lab_id, st, _, _, _, _ = region
     x, y = st[cv2.CC_STAT_LEFT], st[cv2.CC_STAT_TOP]
     box = labels[y : y + st[cv2.CC_STAT_HEIGHT], x : x + st[cv2.CC_STAT_WIDTH]]
-    m = cv2.moments((box == lab_id).view(np.uint8), binaryImage=True)
+    return cv2.moments((box == lab_id).view(np.uint8), binaryImage=True)
+
+
+def _face_spread(region: FaceRegion | None, grid: Grid, settings: ShakerSettings) -> float | None:
+    """:func:`face_spread_ratio` of a face region: from its pixels' second central moments (the variance along a
+    unit vector u is u'Mu over the pixel count, which cancels in the ratio)."""
+    m = _face_moments(region, settings)
+    if m is None:
+        return None
     (ux, uy), (vx, vy) = (
         (grid.col_step / np.linalg.norm(grid.col_step)).tolist(),
         (grid.row_step / np.linalg.norm(grid.row_step)).tolist(),
@@ -2741,6 +2751,47 @@ def lattice_face_mismatch(
     if len(measured) < settings.face_spread_min_faces:
         return None
     return math.log(grid.step_ratio / _median(measured))
+
+
+def _face_shear(region: FaceRegion | None, grid: Grid, settings: ShakerSettings) -> float | None:
+    """How sheared a face region is in the lattice's own frame: its pixels' second central moments M taken back
+    through the lattice's steps L (columns' and rows' step as columns), N = L^-1 M L^-T, and N's correlation
+    N01 / sqrt(N00 N11). A square's moments are the same however it is turned, so a cube's face, seen as the
+    lattice is, gives N a multiple of the identity: about 0, the cube's own small turn or not. None when no face of
+    a few pixels is found."""
+    m = _face_moments(region, settings)
+    if m is None:
+        return None
+    (a, c), (b, d) = grid.col_step.tolist(), grid.row_step.tolist()
+    if abs(a * d - b * c) < 1e-9:
+        return None
+    # L^-1 = [[d, -b], [-c, a]] / det; the det cancels in the correlation
+    p, q, r = m["mu20"], m["mu11"], m["mu02"]
+    n00 = d * d * p - 2 * b * d * q + b * b * r
+    n11 = c * c * p - 2 * a * c * q + a * a * r
+    n01 = -c * d * p + (a * d + b * c) * q - a * b * r
+    return n01 / math.sqrt(n00 * n11) if n00 > 0 and n11 > 0 else None
+
+
+def lattice_face_shear(
+    grid: Grid,
+    cell_tests: Sequence[Mapping[str, Any]],
+    face_points: Mapping[tuple[int, int], np.ndarray],
+    region_of: Callable[[np.ndarray, np.ndarray, float], FaceRegion | None],
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+) -> float | None:
+    """The median over the lattice's cubes of their top faces' shear in its frame (:func:`_face_shear`): about 0
+    where the lattice sits on its cubes, its steps at their faces' angles, however the camera's tilt shears both; a
+    lattice sheared off them (a line slid along itself onto the gaps or shadows beside its cubes) reads its faces
+    sheared the other way. None with fewer than ``face_spread_min_faces`` faces measured (``region_of(cell_xy,
+    cube_xy, pitch)``: :func:`_face_region`)."""
+    shears = [
+        _face_shear(region_of(grid.centre(*cell), face_points[cell], grid.pitch), grid, settings)
+        for cell in ((t["row"], t["col"]) for t in cell_tests if t["cube"])
+        if cell in face_points
+    ]
+    measured = [s for s in shears if s is not None]
+    return _median(measured) if len(measured) >= settings.face_spread_min_faces else None
 
 
 def squashed_far_line(
@@ -4458,7 +4509,9 @@ def _read(
         debug["face_mismatch"] = mismatch
         if mismatch is not None and abs(mismatch) > settings.face_spread_mismatch:
             reason = "no pattern: the lattice is stretched against the cubes' faces"
-    if reason is None and slid_weak_line(cell_tests, grid.skew, settings):
+    if reason is None and slid_weak_line(
+        cell_tests, lambda: lattice_face_shear(grid, cell_tests, face_points, face_region_of, settings), settings
+    ):
         reason = "no pattern: a line of the sheared lattice lies on the table beside its cubes"
     if reason is None and knocked_beside_weak_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell with no outline of its own)"

@@ -275,26 +275,35 @@ def off_the_lattice(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> b
     return median > settings.max_median_offset
 
 
-def slid_weak_line(cell_tests: Sequence[Mapping[str, Any]], skew: float, settings: Any) -> bool:
-    """Whether a lattice sheared off square (``skew``: |cos| of the angle between its steps, at least
-    ``slid_line_skew``) has a line (row or column) with ``slid_line_cells`` or more cube cells that show no outline
-    of their own and lie within ``slid_line_max_table`` (``d_table``) of the table in some shadow: a line slid along
-    itself off its cubes, onto the table, the shadows and the side faces beside them, the fit taking the slide up as
-    shear (44003 0408: a white cube on a gingham unfound, the bottom row's cells on the gaps and shadows beside its
-    cubes, read black where the white one lies). ``slid_line_skew`` inf: off."""
-    if skew < settings.slid_line_skew:
+def slid_weak_line(
+    cell_tests: Sequence[Mapping[str, Any]], shear_of: Callable[[], float | None], settings: Any
+) -> bool:
+    """Whether the lattice has a line (row or column) with ``slid_line_cells`` or more cube cells that show no outline
+    of their own and lie within ``slid_line_max_table`` (``d_table``) of the table in some shadow, and is sheared
+    against its cubes' top faces by ``slid_line_shear`` or more either way (``shear_of()``:
+    :func:`vision.shaker.lattice_face_shear`, asked only when such a line is found): a line slid along itself off its
+    cubes, onto the table, the shadows and the side faces beside them, the fit taking the slide up as shear (44003
+    0408: a white cube on a gingham unfound, the bottom row's cells on the gaps and shadows beside its cubes, read
+    black where the white one lies). A camera's tilt shears the faces with the lattice: black cubes on a dark table,
+    unoutlined, on a lattice sheared by the view alone are not refused. ``slid_line_shear`` inf: off."""
+    if settings.slid_line_shear == float("inf"):
         return False
     weak = {
         (int(t["row"]), int(t["col"]))
         for t in cell_tests
         if t.get("cube") and not t.get("outline") and float(t["d_table"]) < settings.slid_line_max_table
     }
-    for i in range(3):
-        if sum((i, j) in weak for j in range(3)) >= settings.slid_line_cells:
-            return True
-        if sum((j, i) in weak for j in range(3)) >= settings.slid_line_cells:
-            return True
-    return False
+    if len(weak) < settings.slid_line_cells:
+        return False
+    line = any(
+        sum((i, j) in weak for j in range(3)) >= settings.slid_line_cells
+        or sum((j, i) in weak for j in range(3)) >= settings.slid_line_cells
+        for i in range(3)
+    )
+    if not line:
+        return False
+    shear = shear_of()
+    return shear is not None and abs(shear) >= settings.slid_line_shear
 
 
 class GridSurroundings(NamedTuple):

@@ -15,7 +15,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.shaker import DEFAULT_SETTINGS, Grid, face_spread_ratio, lattice_face_mismatch, read_shaker
+from vision.shaker import (
+    DEFAULT_SETTINGS,
+    Grid,
+    face_spread_ratio,
+    lattice_face_mismatch,
+    lattice_face_shear,
+    read_shaker,
+)
 
 from .shaker_sets import set_scene
 
@@ -125,3 +132,66 @@ def test_an_incomplete_pattern_on_a_stretched_lattice_is_refused():
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.reason == "no pattern: the lattice is stretched against the cubes' faces"
     assert reading.debug["face_mismatch"] > DEFAULT_SETTINGS.face_spread_mismatch
+
+
+def _seen_faces(col_step: tuple[float, float], row_step: tuple[float, float], side: float, turn_deg: float):
+    """A Lab working image of nine square faces (``side``: a share of the pitch, turned ``turn_deg`` on the table)
+    seen as the lattice is: each the lattice's own map of a square, so sheared as its steps are; and the lattice."""
+    lab = np.zeros((260, 260, 3), np.uint8)
+    lab[:] = (70, 128, 128)
+    grid = Grid(np.array([80.0, 80.0]), np.array(col_step, float), np.array(row_step, float), ((0, 1, 2),) * 3, 9, 0)
+    steps = np.stack([grid.col_step, grid.row_step], 1)  # table units (one pitch) to image pixels
+    t = math.radians(turn_deg)
+    square = (
+        0.5
+        * side
+        * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float)
+        @ np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
+    )
+    for r in range(3):
+        for c in range(3):
+            corners = grid.centre(r, c) + square @ steps.T
+            cv2.fillConvexPoly(lab, np.round(corners).astype(np.int32), (170, 160, 150))
+    return lab, grid
+
+
+def _shear(lab: np.ndarray, grid: Grid) -> float | None:
+    from vision.shaker import _face_region
+
+    tests = [{"row": r, "col": c, "cube": True} for r in range(3) for c in range(3)]
+    points = {(r, c): grid.centre(r, c) for r in range(3) for c in range(3)}
+
+    def region_of(cell, cube, pitch):
+        return _face_region(lab, cell, cube, pitch, 1.0, DEFAULT_SETTINGS)
+
+    return lattice_face_shear(grid, tests, points, region_of)
+
+
+@pytest.mark.parametrize("turn_deg", [0.0, 8.0, 20.0])
+def test_faces_seen_as_their_lattice_is_are_not_sheared_in_its_frame(turn_deg):
+    # overhead; tilted (rows shorter); tilted across the grid's diagonal (the steps not at right angles): a cube's
+    # face, however it is turned on the table, is the lattice's own square
+    for col_step, row_step in (((40, 0), (0, 40)), ((40, 0), (0, 31)), ((38, 5), (-4, 33))):
+        lab, grid = _seen_faces(col_step, row_step, 0.6, turn_deg)
+        assert abs(_shear(lab, grid)) < 0.05
+
+
+def test_a_lattice_sheared_off_square_faces_reads_them_sheared():
+    # square faces seen overhead, a lattice whose rows step a fifth of a pitch sideways (as 44003 0408's, skew 0.18)
+    lab, grid = _faces((40, 0), (0, 40), (24, 24), 4.0)
+    assert abs(_shear(lab, grid)) < 0.05
+    assert _shear(lab, replace(grid, row_step=np.array([7.5, 40.0]))) < -0.12
+    assert _shear(lab, replace(grid, row_step=np.array([-7.5, 40.0]))) > 0.12
+
+
+def test_too_few_faces_measure_no_shear():
+    lab, grid = _faces((40, 0), (0, 40), (24, 24), 0.0)
+    tests = [{"row": 0, "col": c, "cube": True} for c in range(3)]
+    points = {(0, c): grid.centre(0, c) for c in range(3)}
+    assert lattice_face_shear(grid, tests, points, lambda cell, cube, pitch: None) is None
+    from vision.shaker import _face_region
+
+    def region_of(cell, cube, pitch):
+        return _face_region(lab, cell, cube, pitch, 1.0, DEFAULT_SETTINGS)
+
+    assert lattice_face_shear(grid, tests, points, region_of) is None  # (three faces: under face_spread_min_faces)
