@@ -2740,17 +2740,25 @@ def lattice_face_mismatch(
         def region_of(cell: np.ndarray, cube: np.ndarray, pitch: float) -> FaceRegion | None:
             return _face_region(work_lab, cell, cube, pitch, scale, settings)
 
-    ratios = [
-        _face_spread(
-            region_of(grid.centre(t["row"], t["col"]), face_points[(t["row"], t["col"])], grid.pitch), grid, settings
-        )
-        for t in cell_tests
-        if t["cube"] and (t["row"], t["col"]) in face_points
-    ]
-    measured = [r for r in ratios if r is not None and r > 0]
+    measured = [r for r in _cube_faces(grid, cell_tests, face_points, region_of, _face_spread, settings) if r > 0]
     if len(measured) < settings.face_spread_min_faces:
         return None
     return math.log(grid.step_ratio / _median(measured))
+
+
+def _cube_faces(
+    grid: Grid,
+    cell_tests: Sequence[Mapping[str, Any]],
+    face_points: Mapping[tuple[int, int], np.ndarray],
+    region_of: Callable[[np.ndarray, np.ndarray, float], FaceRegion | None],
+    measure: Callable[[FaceRegion | None, Grid, ShakerSettings], float | None],
+    settings: ShakerSettings,
+) -> list[float]:
+    """``measure`` (:func:`_face_spread`, :func:`_face_shear`) of each cube cell's top face that has a face point,
+    in the cell tests' order; the faces it finds no measure for left out."""
+    cells = [(t["row"], t["col"]) for t in cell_tests if t["cube"] and (t["row"], t["col"]) in face_points]
+    values = (measure(region_of(grid.centre(*cell), face_points[cell], grid.pitch), grid, settings) for cell in cells)
+    return [v for v in values if v is not None]
 
 
 def _face_shear(region: FaceRegion | None, grid: Grid, settings: ShakerSettings) -> float | None:
@@ -2785,12 +2793,7 @@ def lattice_face_shear(
     lattice sheared off them (a line slid along itself onto the gaps or shadows beside its cubes) reads its faces
     sheared the other way. None with fewer than ``face_spread_min_faces`` faces measured (``region_of(cell_xy,
     cube_xy, pitch)``: :func:`_face_region`)."""
-    shears = [
-        _face_shear(region_of(grid.centre(*cell), face_points[cell], grid.pitch), grid, settings)
-        for cell in ((t["row"], t["col"]) for t in cell_tests if t["cube"])
-        if cell in face_points
-    ]
-    measured = [s for s in shears if s is not None]
+    measured = _cube_faces(grid, cell_tests, face_points, region_of, _face_shear, settings)
     return _median(measured) if len(measured) >= settings.face_spread_min_faces else None
 
 

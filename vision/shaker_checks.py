@@ -286,7 +286,7 @@ def slid_weak_line(
     0408: a white cube on a gingham unfound, the bottom row's cells on the gaps and shadows beside its cubes, read
     black where the white one lies). A camera's tilt shears the faces with the lattice: black cubes on a dark table,
     unoutlined, on a lattice sheared by the view alone are not refused. ``slid_line_shear`` inf: off."""
-    if settings.slid_line_shear == float("inf"):
+    if settings.slid_line_shear == math.inf:
         return False
     weak = {
         (int(t["row"]), int(t["col"]))

@@ -155,16 +155,20 @@ def _seen_faces(col_step: tuple[float, float], row_step: tuple[float, float], si
     return lab, grid
 
 
-def _shear(lab: np.ndarray, grid: Grid) -> float | None:
+def _regions(lab: np.ndarray):
+    """``region_of`` for :func:`lattice_face_shear`: :func:`vision.shaker._face_region` on ``lab`` at scale 1."""
     from vision.shaker import _face_region
-
-    tests = [{"row": r, "col": c, "cube": True} for r in range(3) for c in range(3)]
-    points = {(r, c): grid.centre(r, c) for r in range(3) for c in range(3)}
 
     def region_of(cell, cube, pitch):
         return _face_region(lab, cell, cube, pitch, 1.0, DEFAULT_SETTINGS)
 
-    return lattice_face_shear(grid, tests, points, region_of)
+    return region_of
+
+
+def _shear(lab: np.ndarray, grid: Grid) -> float | None:
+    tests = [{"row": r, "col": c, "cube": True} for r in range(3) for c in range(3)]
+    points = {(r, c): grid.centre(r, c) for r in range(3) for c in range(3)}
+    return lattice_face_shear(grid, tests, points, _regions(lab))
 
 
 @pytest.mark.parametrize("turn_deg", [0.0, 8.0, 20.0])
@@ -189,9 +193,4 @@ def test_too_few_faces_measure_no_shear():
     tests = [{"row": 0, "col": c, "cube": True} for c in range(3)]
     points = {(0, c): grid.centre(0, c) for c in range(3)}
     assert lattice_face_shear(grid, tests, points, lambda cell, cube, pitch: None) is None
-    from vision.shaker import _face_region
-
-    def region_of(cell, cube, pitch):
-        return _face_region(lab, cell, cube, pitch, 1.0, DEFAULT_SETTINGS)
-
-    assert lattice_face_shear(grid, tests, points, region_of) is None  # (three faces: under face_spread_min_faces)
+    assert lattice_face_shear(grid, tests, points, _regions(lab)) is None  # (three faces: under face_spread_min_faces)
