@@ -60,7 +60,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   (``toned_open_cells``), three cells the shadow fit explains or four it explains loosely, or three loosely on a
   stretched lattice (``shadow_fit_cells``),
   an unoutlined cell the table in some shade explains (``open_table_cells``), a cell in one of the table's own
-  tones whose top face's four edges do not show (``faceless_toned_cells``: the print in an empty cell).
+  tones whose top face's four edges do not show (``faceless_toned_cells``: the print in an empty cell; on a table
+  of one colour around the grid, a cell no light of the table explains whose edges show faintly stays a cube:
+  ``faceless_kept_on_plain``).
   :func:`out_of_line_cubes` counts no shape beside the grid in one of the table's own colours
   (``stray_not_table_tone``) unless a grid cube with a weak outline (``stray_tone_weak_ring``) shows such a
   colour, nor (``stray_line_mates``, and ``knocked_line_mates`` for a knocked-out cube's shape) one with a mate
@@ -144,6 +146,7 @@ from .shaker_checks import (
     box_contents,
     cells_on_an_edge,
     cloth_cells,
+    faceless_kept_on_plain,
     faceless_toned_cells,
     faint_cubes_kept,
     faint_cubes_kept_by_two_cues,
@@ -166,6 +169,7 @@ from .shaker_checks import (
     slid_weak_line,
     spotless_table_cells,
     table_cells,
+    table_chroma_spread,
     tone_shares,
     toned_open_cells,
     with_faint_cubes,
@@ -852,6 +856,19 @@ class ShakerSettings:
     # cell so refused on the 40 tuning sets had d_table 1.4-37.2 and d_gap 0.1-26.1)
     faceless_max_table: float = 40.0
     faceless_max_gap: float = 30.0
+    # ...but on a plain table a cell so taken stays a cube when no light of the table explains it (table_cells' fit,
+    # d_shadow, at least faceless_plain_shadow CIE76) and its face's edges show at least faintly (snr at least
+    # faceless_plain_snr), the table one colour around the grid (table_is_plain, and table_chroma_spread at most
+    # faceless_plain_chroma): vision.shaker_checks.faceless_kept_on_plain. On the game's 41000 frames 41001 ...
+    # 53006 the empty cells so taken on plain tables whose face showed at 0.35 or more fit at most 2.49 (47003 0171,
+    # snr 0.55); on printed mats 4.6-11 (the print's median model: their mats' spread 6.2-39, plain tables' 95th
+    # percentile 4-8); the real cubes so refused on plain tables fit 0.3-3.7. With it, five more read right (43102
+    # 0314, 46005 0119, 49005 0075, 50002 0091, 50003 0388: gray or black cubes on a plain table of about their
+    # colour); every other frame of those, 54001 ... 54006, the other grids' and shaker-dev read the same, reading
+    # and reason. inf: off
+    faceless_plain_shadow: float = 2.5
+    faceless_plain_snr: float = 0.4
+    faceless_plain_chroma: float = 5.0
     # a cube-like shape just beyond the grid with a mate (vision.shaker_checks.line_mates: another such
     # shape within line_mate_tolerance pitches of a lattice point beside its own on the same outer line, in about its
     # colour, line_mate_delta_e CIE76 in the grid's light; the shape itself at least line_mate_min_palette from every
@@ -4578,6 +4595,16 @@ def _read(
         if reason is None
         else []
     )
+    if faceless:
+        faceless = faceless_kept_on_plain(
+            cell_tests,
+            faceless,
+            lambda: (
+                table_is_plain(_work, settings)
+                and table_chroma_spread(lab, scale, grid, settings) <= settings.faceless_plain_chroma
+            ),
+            settings,
+        )
     if faceless:
         faceless = faint_cubes_kept_by_two_cues(frame_bgr, grid, cell_tests, faceless, settings)
     if faceless:

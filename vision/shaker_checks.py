@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
-from .colour import lab8_to_lab, linear_rgb_to_lab
+from .colour import lab8_to_lab, lab_to_linear_rgb, linear_rgb_to_lab
 
 
 def shadow_fit(
@@ -152,6 +152,23 @@ def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarr
     cells = disk_colours(work_lab8, scale, grid, points, settings)
     near = np.linalg.norm(around[None, :, :] - cells[:, None, :], axis=2) <= settings.cloth_delta_e
     return near.mean(axis=1)
+
+
+def table_chroma_spread(work_lab8: np.ndarray, scale: float, grid: Any, settings: Any) -> float:
+    """How far the table's points around the grid (``cloth_ring_points``, single pixels of the working copy) differ
+    in chromaticity, whatever their light: the linear RGB shares of red and of green, each one's spread from its
+    10th to its 90th percentile, summed, in percent. A plain table in any light, with the cubes' shadows and a stray
+    or two on it, stays within about 4 (the game's plain tables' 95th percentile); a print's colours run wider
+    (printed tables' 5th percentile about 5.5). inf when no table point is in the frame."""
+    h, w = work_lab8.shape[:2]
+    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
+    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+    if len(p) == 0:
+        return math.inf
+    lin = np.maximum(lab_to_linear_rgb(lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])), 0.0)
+    shares = lin[:, :2] / np.maximum(lin.sum(1, keepdims=True), 1e-6)
+    lo, hi = np.percentile(shares, [10, 90], axis=0)
+    return float((hi - lo).sum()) * 100.0
 
 
 def disk_colours(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarray, settings: Any) -> np.ndarray:
@@ -885,6 +902,34 @@ def faceless_toned_cells(
         if s < settings.faceless_snr:
             out.append((int(t["row"]), int(t["col"])))
     return out
+
+
+def faceless_kept_on_plain(
+    cell_tests: Sequence[Mapping[str, Any]],
+    cells: Sequence[tuple[int, int]],
+    plain: Callable[[], bool],
+    settings: Any,
+) -> list[tuple[int, int]]:
+    """``cells`` (row, col) that :func:`faceless_toned_cells` took for the table, less those that on a plain table
+    no light of the table explains and whose top face's edges show at least faintly: ``d_shadow`` (:func:`table_cells`'
+    fit, the table model under the cell darkened or lit by any factor, CIE76) at least ``faceless_plain_shadow`` and
+    ``centre_face_snr`` at least ``faceless_plain_snr``. A plain table has no print; its empty cells are the table
+    itself, lit or in a neighbour's shadow, which that fit explains: a cube of about its colour (a gray cube on a
+    light table, a black one on a dark table) is its own pigment, which no light of the table is. ``plain()``, asked
+    only for such a cell: the table is one colour around the grid (:func:`vision.shaker.table_is_plain` and
+    :func:`table_chroma_spread` at most ``faceless_plain_chroma``); on a print the model is the print's median, not
+    the colour under the cell (an empty cell on a printed mat fits 4.6-11). ``faceless_plain_shadow`` inf: off."""
+    if settings.faceless_plain_shadow == math.inf:
+        return list(cells)
+    kept = {
+        (r, c)
+        for r, c in cells
+        if float(cell_tests[r * 3 + c].get("d_shadow", 0.0)) >= settings.faceless_plain_shadow
+        and float(cell_tests[r * 3 + c].get("centre_face_snr", 0.0)) >= settings.faceless_plain_snr
+    }
+    if not kept or not plain():
+        return list(cells)
+    return [rc for rc in cells if rc not in kept]
 
 
 def lattice_edge_maps(frame_bgr: np.ndarray, grid: Any, settings: Any) -> np.ndarray:
