@@ -1275,6 +1275,16 @@ class ShakerSettings:
     repeat_clear: float = 2.4
     repeat_reach: float = 8.0
     repeat_same_max: float = 2.0
+    # ...and on a table the edge test calls plain (table_is_plain) too, when a cube cell's colour is one of the
+    # table's own tones around the grid (the faceless check's tone share, at least faceless_share): a low-contrast
+    # gingham whose checks, as large as the cubes and turned with the grid, the lattice took a row over (55004 0204,
+    # generated after 10fec9a: the top row on white, gray and white checks, repeat distances 0.7-1.1, read wrong;
+    # the cubes' bottom row left out). Most plain tables do not repeat (no periods: nothing more is asked). False: off
+    repeat_toned_plain: bool = True
+    # ...a cell so refused there only when its colour is no plain table's in any shade (d_table at least
+    # repeat_plain_min_table): the plain table around explains a gray cube of about its colour as well as a check
+    # (51006 0008: a plain light table the cubes' own lattice gives periods, a gray cube at d_table 2.6, repeat 1.8)
+    repeat_plain_min_table: float = 10.0
 
     # the last check of an accepted lattice: a grid whose edges run across it is refused. The edges inside the grid
     # (gradients of the frame warped onto the lattice's square, each weighted by its strength) averaged as cos(4 x
@@ -4611,11 +4621,22 @@ def _read(
         faceless = solid_cubes_kept(frame_bgr, grid, cell_tests, faceless, settings, shapes)
     if faceless:
         reason = _not_cubes(cell_tests, faceless)  # the table's print, no cube's face's edges
+    busy = reason is None and not table_is_plain(_work, settings)
+    toned_plain = (
+        reason is None
+        and not busy
+        and settings.repeat_toned_plain
+        and any(t.get("cube") and float(t.get("tone", 0.0)) >= settings.faceless_share for t in cell_tests)
+    )
     repeated = (
-        repeated_cells(cell_tests, lab, scale, grid, not table_is_plain(_work, settings), settings, _work.memo)
+        repeated_cells(cell_tests, lab, scale, grid, busy or toned_plain, settings, _work.memo)
         if reason is None
         else []
     )
+    if toned_plain:  # (a cell of about the plain-looking table's colour: the plain table around explains it too)
+        repeated = [
+            rc for rc in repeated if float(cell_tests[rc[0] * 3 + rc[1]]["d_table"]) >= settings.repeat_plain_min_table
+        ]
     if repeated:
         reason = _not_cubes(cell_tests, repeated)  # the table's own repeat: a checked cloth's check
     # a cell sampled beside a cube, not on its face: its confidence says so, and "unclear" is the reason where no

@@ -160,3 +160,35 @@ def test_the_repeat_patches_lab_is_lab8_to_labs_to_the_bit() -> None:
     looked_up = cv2.LUT(lab8, _lab8_table())
     assert looked_up.dtype == np.float32
     assert np.array_equal(looked_up, lab8_to_lab(lab8, single=True))
+
+
+def test_a_lattice_a_row_over_on_a_faint_gingham_the_edge_test_calls_plain_is_refused_for_its_repeat() -> None:
+    """Generated set 55004, frame 0204 (generated after ``10fec9a``): a pale blue gingham whose checks, as large as
+    the cubes and turned with the grid, do not lift the finder's threshold (``table_is_plain``); a lattice a row over
+    took white, gray and white checks for the top row, its cells in the table's own tones, and left the cubes' bottom
+    row out: read wrong. Asked on such a table too (``repeat_toned_plain``), the repeat refuses that lattice, and the
+    cubes' own is read."""
+    frame_bgr, truth = set_scene(55004, 204)
+    assert truth["valid"] and truth["scene"]["table"] == "gingham"
+    before = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, repeat_toned_plain=False))
+    assert before.valid and before.pattern != truth["cells"]
+    assert before.pattern[1] == truth["cells"][0]  # (the cubes' top row read as the lattice's middle one)
+    top = [t for t in before.debug["cell_tests"] if t["row"] == 0]
+    assert all(t.get("tone", 0.0) >= DEFAULT_SETTINGS.faceless_share for t in top)
+    assert not any("repeat" in t for t in before.debug["cell_tests"])  # (not asked: a plain table by its edges)
+    now = read_shaker(frame_bgr)
+    assert now.valid and now.pattern == truth["cells"]
+
+
+def test_a_gray_cube_of_about_a_plain_table_s_colour_is_not_refused_for_a_repeat() -> None:
+    """Generated set 51006, frame 0008: a plain light table to which the cubes' own lattice gives periods; a gray
+    cube of about the table's colour (d_table 2.6) lies within 1.8 of the plain table the periods carry it to, as an
+    empty cell would. Asked on such a table only for a cell far from its colour (``repeat_plain_min_table``): read."""
+    frame_bgr, truth = set_scene(51006, 8)
+    assert truth["valid"] and truth["scene"]["table"] == "plain_light"
+    every = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, repeat_plain_min_table=0.0))
+    assert not every.valid and every.reason == "8 cubes in the grid"
+    now = read_shaker(frame_bgr)
+    assert now.valid and now.pattern == truth["cells"]
+    (near,) = [t for t in now.debug["cell_tests"] if t.get("repeat", math.inf) < DEFAULT_SETTINGS.repeat_same_max]
+    assert near["d_table"] < DEFAULT_SETTINGS.repeat_plain_min_table
