@@ -4621,22 +4621,17 @@ def _read(
         faceless = solid_cubes_kept(frame_bgr, grid, cell_tests, faceless, settings, shapes)
     if faceless:
         reason = _not_cubes(cell_tests, faceless)  # the table's print, no cube's face's edges
-    busy = reason is None and not table_is_plain(_work, settings)
-    toned_plain = (
-        reason is None
-        and not busy
-        and settings.repeat_toned_plain
-        and any(t.get("cube") and float(t.get("tone", 0.0)) >= settings.faceless_share for t in cell_tests)
-    )
-    repeated = (
-        repeated_cells(cell_tests, lab, scale, grid, busy or toned_plain, settings, _work.memo)
-        if reason is None
-        else []
-    )
-    if toned_plain:  # (a cell of about the plain-looking table's colour: the plain table around explains it too)
-        repeated = [
-            rc for rc in repeated if float(cell_tests[rc[0] * 3 + rc[1]]["d_table"]) >= settings.repeat_plain_min_table
-        ]
+    repeated: list[tuple[int, int]] = []
+    if reason is None:
+        busy = not table_is_plain(_work, settings)
+        # (on a table the edges call plain, only a cell far from its colour: the plain table explains the others too)
+        toned_plain = (
+            not busy
+            and settings.repeat_toned_plain
+            and any(t.get("cube") and float(t.get("tone", 0.0)) >= settings.faceless_share for t in cell_tests)
+        )
+        min_table = settings.repeat_plain_min_table if toned_plain else 0.0
+        repeated = repeated_cells(cell_tests, lab, scale, grid, busy or toned_plain, settings, _work.memo, min_table)
     if repeated:
         reason = _not_cubes(cell_tests, repeated)  # the table's own repeat: a checked cloth's check
     # a cell sampled beside a cube, not on its face: its confidence says so, and "unclear" is the reason where no

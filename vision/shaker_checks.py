@@ -138,17 +138,23 @@ def _ring_coords(inner: float, outer: float, step: float) -> tuple[np.ndarray, n
     return u, v
 
 
+def ring_pixels(work_lab8: np.ndarray, scale: float, grid: Any, settings: Any) -> np.ndarray:
+    """The table's points around the grid (``cloth_ring_points``) that lie in the frame: single pixels of the working
+    copy (8-bit Lab, ``work_lab8``), as CIELAB (m, 3)."""
+    h, w = work_lab8.shape[:2]
+    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
+    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+    return lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
+
+
 def tone_shares(work_lab8: np.ndarray, scale: float, grid: Any, points: np.ndarray, settings: Any) -> np.ndarray:
     """For frame points (n, 2): the share of the table's points around the grid (``cloth_ring_points``, single
     pixels of the working copy, 8-bit Lab) within ``cloth_delta_e`` (CIE76) of the median colour of each
     point's sampling disk there (n,); zeros when no table point is in the frame."""
-    h, w = work_lab8.shape[:2]
-    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
-    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+    around = ring_pixels(work_lab8, scale, grid, settings)
     points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    if len(p) == 0:
+    if len(around) == 0:
         return np.zeros(len(points))
-    around = lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])
     cells = disk_colours(work_lab8, scale, grid, points, settings)
     near = np.linalg.norm(around[None, :, :] - cells[:, None, :], axis=2) <= settings.cloth_delta_e
     return near.mean(axis=1)
@@ -160,12 +166,10 @@ def table_chroma_spread(work_lab8: np.ndarray, scale: float, grid: Any, settings
     10th to its 90th percentile, summed, in percent. A plain table in any light, with the cubes' shadows and a stray
     or two on it, stays within about 4 (the game's plain tables' 95th percentile); a print's colours run wider
     (printed tables' 5th percentile about 5.5). inf when no table point is in the frame."""
-    h, w = work_lab8.shape[:2]
-    p = np.rint((ring_points(grid, *settings.cloth_ring_points) + 0.5) / scale - 0.5).astype(int)
-    p = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
-    if len(p) == 0:
+    around = ring_pixels(work_lab8, scale, grid, settings)
+    if len(around) == 0:
         return math.inf
-    lin = np.maximum(lab_to_linear_rgb(lab8_to_lab(work_lab8[p[:, 1], p[:, 0]])), 0.0)
+    lin = np.maximum(lab_to_linear_rgb(around), 0.0)
     shares = lin[:, :2] / np.maximum(lin.sum(1, keepdims=True), 1e-6)
     lo, hi = np.percentile(shares, [10, 90], axis=0)
     return float((hi - lo).sum()) * 100.0

@@ -11,6 +11,7 @@ periods carry it to (the second nearest: one coincidence, such as a stray cube, 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -163,10 +164,12 @@ def repeated_cells(
     busy: bool,
     settings: Any,
     memo: dict[Any, Any] | None = None,
+    min_table: float = 0.0,
 ) -> list[tuple[int, int]]:
     """The cells (row, col) taken for cubes that the table's repeat explains: ``repeat_distances`` under
-    ``repeat_same_max``. Asked only on a busy table (``busy``: the frame's edges lift the finder's threshold) whose
-    picture repeats (:func:`table_periods`, found once a frame: ``memo`` keeps them). Each asked cell's test gets its
+    ``repeat_same_max``, for a cell at least ``min_table`` (``d_table``) from the table's colour. Asked only when
+    ``busy`` (the frame's edges lift the finder's threshold, or the caller has another reason to ask) on a picture that
+    repeats (:func:`table_periods`, found once a frame: ``memo`` keeps them). Each asked cell's test gets its
     ``repeat`` distance, for the debug output."""
     if not settings.repeat_cells or not busy:
         return []
@@ -186,6 +189,6 @@ def repeated_cells(
         i = int(t["row"]) * 3 + int(t["col"])
         if np.isfinite(distances[i]):
             t["repeat"] = round(float(distances[i]), 1)
-        if t["cube"] and distances[i] < settings.repeat_same_max:
+        if t["cube"] and distances[i] < settings.repeat_same_max and float(t.get("d_table", math.inf)) >= min_table:
             out.append((int(t["row"]), int(t["col"])))
     return out
