@@ -87,7 +87,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   it, its cubes larger than the finder's largest size): it is read again on a working copy ``close_up_long_side``
   long, and that reading is the frame's when its lattice is a close-up's (``close_up_min_pitch`` of the frame) and
   coarser than the first reading's by ``close_up_pitch_gain`` (unless that was a close-up's too:
-  ``close_up_same_pitch``).
+  ``close_up_same_pitch``); a frame that read still refuses is read so once more on a smaller copy
+  (``close_up_again_long_side``).
 - :func:`square_steps_reading` (``square_retry``): a frame still refused is read again on the first read's work
   (its candidates; no busy-table or close-up read) with ``square_steps``: a pair of cubes with none found at
   right angles also seeds lattices on the first step turned a right angle (scored ``square_step_penalty`` lower),
@@ -485,6 +486,15 @@ class ShakerSettings:
     # sets 41001-41010, 43001-43006, 43101-43106, 44001-44006 (14000 frames) the same, reading and reason (their
     # lattices' pitch stays under 0.12). False: the gain asked of every first lattice (the reader before)
     close_up_same_pitch: bool = True
+    # ...and a frame the close-up's read still refuses is read once more as one on a working copy
+    # close_up_again_long_side long, the same tests asked of its reading: on the 256-px copy a glossy close-up's
+    # sticker whose highlight or shade puts it 13-19 from the palette refuses the right lattice; on a 192-px copy its
+    # colour is averaged over fewer, larger pixels. Right / wrong / refused (make-grid-set, eval-shaker --palette):
+    # glossy close-ups (seeds 400-419) 392/0/8 -> 398/0/2, glossy 52-130 1570/1/9 -> 1571/1/8, 131-170 796/0/4 ->
+    # 797/0/3, puzzle close-ups 398/0/2 -> 400/0/0. Every refused frame of the game's sets 41001-55006, the other
+    # grids' and shaker-dev (11888 of 53028 frames; only a refused frame reaches this read) read again: the same,
+    # reason and all, but those ten. 0: no such read (the reader before)
+    close_up_again_long_side: int = 192
     # A frame still refused is read once more with a lamp's highlights taken off (glossy stickers or tiles: a bright
     # spot in each piece, no palette colour, a piece split in two; vision.shaker_glare, glare_reading): grey-opened by
     # a square glare_open of the refused lattice's pitch. A first look with the close-up's read (about 20 ms), or in
@@ -3999,10 +4009,11 @@ def close_up_reading(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     shaker: Mapping[str, int] | None = None,
 ) -> ShakerReading:
-    """A refused reading's frame read again as a close-up: on a working copy ``close_up_long_side`` long. That
-    reading is the frame's when it is read whole and its lattice's pitch is at least ``close_up_min_pitch`` of the
-    frame's longer side and ``close_up_pitch_gain`` times the first reading's lattice's (when it had one, and it was no
-    close-up's already: ``close_up_same_pitch``); else the first reading, its reason kept."""
+    """A refused reading's frame read again as a close-up: on a working copy ``close_up_long_side`` long, and when
+    that is not taken, ``close_up_again_long_side`` long. Such a reading is the frame's when it is read whole and its
+    lattice's pitch is at least ``close_up_min_pitch`` of the frame's longer side and ``close_up_pitch_gain`` times
+    the first reading's lattice's (when it had one, and it was no close-up's already: ``close_up_same_pitch``); else
+    the first reading, its reason kept."""
     long_side = max(frame_bgr.shape[:2])
     first_grid = first.debug.get("grid")
     if (
@@ -4014,22 +4025,22 @@ def close_up_reading(
     if first_grid is not None and first_grid.pitch * settings.close_up_pitch_gain > long_side / 3:
         return first  # (no grid in the frame can be that much larger: the frame's longer side holds three pitches)
     # (no lattice finer than close_up_min_pitch is fitted: the read again is cheap where there is no close-up)
-    close = replace(
-        settings,
-        work_long_side=settings.close_up_long_side,
-        min_pitch=max(settings.min_pitch, settings.close_up_min_pitch),
-    )
-    again = _read(frame_bgr, palette, rotation, settings=close, shaker=shaker)
-    grid = again.debug.get("grid")
-    if not again.valid:
-        return first  # (a refusal's reason stays the first reading's: a close-up's lattice may lie over a hand)
-    if grid is None or grid.pitch < settings.close_up_min_pitch * long_side:
-        return first
-    if first_grid is not None and grid.pitch < settings.close_up_pitch_gain * first_grid.pitch:
-        return first
-    return replace(
-        again, debug={**again.debug, "close_up": {"long_side": settings.close_up_long_side, "first": first.reason}}
-    )
+    for work_long_side in (settings.close_up_long_side, settings.close_up_again_long_side):
+        if not 0 < work_long_side < settings.work_long_side:
+            continue
+        close = replace(
+            settings, work_long_side=work_long_side, min_pitch=max(settings.min_pitch, settings.close_up_min_pitch)
+        )
+        again = _read(frame_bgr, palette, rotation, settings=close, shaker=shaker)
+        grid = again.debug.get("grid")
+        if not again.valid:
+            continue  # (a refusal's reason stays the first reading's: a close-up's lattice may lie over a hand)
+        if grid is None or grid.pitch < settings.close_up_min_pitch * long_side:
+            continue
+        if first_grid is not None and grid.pitch < settings.close_up_pitch_gain * first_grid.pitch:
+            continue
+        return replace(again, debug={**again.debug, "close_up": {"long_side": work_long_side, "first": first.reason}})
+    return first
 
 
 def _read(
