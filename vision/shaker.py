@@ -148,6 +148,7 @@ from .shaker_checks import (
     cells_on_an_edge,
     cloth_cells,
     faceless_kept_on_plain,
+    faceless_line,
     faceless_toned_cells,
     faint_cubes_kept,
     faint_cubes_kept_by_two_cues,
@@ -1199,6 +1200,14 @@ class ShakerSettings:
     # d_table 12.2-22.0 (t41003 0048, t41010 0241, t41025 0192, t41026 0054: a check's or print's edge in a
     # cell left empty); the exact readings' faceless cubes were blue and red, d_table >= 57.7. 0: off (as before)
     spotless_table_delta_e: float = 35.0
+    # ...and a whole outer line of cubes with no top face at any of its points (extent 0 on all three) is no line of
+    # pieces: the lattice a line off, onto a puzzle cube's side face, whose squashed pieces put their gaps across the
+    # cells' points (make-grid-set --kind cube --close-up, seed 806 frame 4, read a row down before). Refused, the
+    # frame's other looks read after: vision.shaker_checks.faceless_line. On session 54's dump of 41028 readings (the
+    # game's 41001-53006 and the other grids at fb49145) such a line came in three valid readings: 806_04 and two
+    # glossy ones read right (their rings below 0: stickers with gaps too tight to outline them), none of the game's.
+    # False: no such check (the reader before)
+    faceless_line: bool = True
 
     # made_same_pitch_table_cells (1) was chosen on a gingham (t41003 0237: its checks in two empty cells read as
     # gray cubes). On a plain table an empty cell shows no print to be outlined, and a cube of the table's colour
@@ -4659,6 +4668,9 @@ def _read(
     # (the game's palette only: another game's pieces named "red" or "blue" come in other numbers)
     if box and set(palette.names) == set(box):
         reason = check_against_shaker_contents(names, box)  # (no shake shows more than the box holds)
+    # (last of the checks: a frame another check refuses keeps its reason)
+    if reason is None and settings.faceless_line and faceless_line(cell_tests):
+        reason = "no pattern: a line of the grid shows no piece's top face (the lattice a line off?)"
     if lazy and reason is not None:
         return every_size()  # (every size's lattices judged, retried and re-read as without lazy_size_margin)
     coarser = any(f[1].pitch >= settings.retry_pitch_ratio * grid.pitch for f in fits)  # (else no retry can win)

@@ -578,6 +578,18 @@ def off_palette_lines(
     return _outer_lines(cell_tests, off_palette, around, settings.palette_line_beyond)
 
 
+def faceless_line(cell_tests: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether an outer line of the grid (its first or last row or column) holds three cubes none of which shows a
+    top face at its point (``extent`` 0: no region of one colour holds it, an edge runs through it). A line of
+    pieces shows their faces; a lattice a line off onto a puzzle cube's side face samples between its squashed
+    pieces."""
+    if len(cell_tests) != 9:
+        return False
+    faceless = [bool(t.get("cube")) and "extent" in t and float(t["extent"]) <= 0.0 for t in cell_tests]
+    lines = ((0, 1, 2), (6, 7, 8), (0, 3, 6), (2, 5, 8))
+    return any(all(faceless[i] for i in line) for line in lines)
+
+
 def spotless_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:
     """The cube cells (row, col) with no top face at their point and a colour of the table: the reading found no
     region of one colour around the cube point (``extent`` 0: the point's colour differs from its own small spot's,

@@ -325,3 +325,18 @@ def test_a_glossy_close_up_the_close_ups_read_refuses_is_read_on_a_smaller_copy(
         reading = read_shaker(frame_bgr, palette)
         assert reading.pattern == pattern, (i, reading.to_json())
         assert reading.debug["close_up"]["long_side"] == DEFAULT_SETTINGS.close_up_again_long_side
+
+
+def test_a_lattice_a_row_down_onto_a_puzzle_cubes_side_face_with_no_face_in_its_last_row_is_refused() -> None:
+    # make-grid-set --kind cube --close-up, seed 806 frame 4: the lattice two of the top face's rows and a row of the
+    # side face below them, whose squashed stickers put their gaps across the cells' points (no top face at any of
+    # the three: faceless_line); the top face's first row, a full line beyond, was no candidate of the read's look
+    palette = sticker_palette()
+    rng = np.random.default_rng(806)
+    for _ in range(5):
+        frame_bgr, pattern = grid_scene("cube", rng, close_up=True)
+    off = read_shaker(frame_bgr, palette, settings=replace(DEFAULT_SETTINGS, faceless_line=False))
+    assert off.valid and off.pattern[:2] == pattern[1:], off.to_json()  # (a row down)
+    assert [t["extent"] for t in off.debug["cell_tests"][6:]] == [0.0, 0.0, 0.0]
+    reading = read_shaker(frame_bgr, palette)
+    assert not reading.valid and "no piece's top face" in str(reading.reason), reading.to_json()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
-from vision.shaker_checks import ring_points, shadow_fit
+from vision.shaker_checks import faceless_line, ring_points, shadow_fit
 from vision.shaker_scene import random_pattern, render_scene_set, render_shake
 
 from .shaker_old_finder import OLD_FINDER
@@ -134,3 +134,15 @@ def test_a_coloured_cube_with_a_weak_outline_is_no_empty_cell_beside_a_knocked_c
     assert not loose.valid and "beside a cell" in loose.reason  # without the table-colour condition
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
+
+
+def test_faceless_line_asks_a_whole_outer_line_of_cubes_with_no_face():
+    def tests(faceless: set[int], cube: bool = True) -> list[dict]:
+        return [{"cube": cube, "extent": 0.0 if i in faceless else 1.0} for i in range(9)]
+
+    for line in ({0, 1, 2}, {6, 7, 8}, {0, 3, 6}, {2, 5, 8}):
+        assert faceless_line(tests(line))
+    assert not faceless_line(tests({3, 4, 5}))  # (the middle row: not an outer line)
+    assert not faceless_line(tests({6, 7}))  # (two of three)
+    assert not faceless_line(tests({6, 7, 8}, cube=False))  # (no cubes there: the cell tests refused them)
+    assert not faceless_line(tests({6, 7, 8})[:8])
