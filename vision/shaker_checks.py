@@ -583,11 +583,7 @@ def faceless_line(cell_tests: Sequence[Mapping[str, Any]]) -> bool:
     top face at its point (``extent`` 0: no region of one colour holds it, an edge runs through it). A line of
     pieces shows their faces; a lattice a line off onto a puzzle cube's side face samples between its squashed
     pieces."""
-    if len(cell_tests) != 9:
-        return False
-    faceless = [bool(t.get("cube")) and "extent" in t and float(t["extent"]) <= 0.0 for t in cell_tests]
-    lines = ((0, 1, 2), (6, 7, 8), (0, 3, 6), (2, 5, 8))
-    return any(all(faceless[i] for i in line) for line in lines)
+    return bool(_outer_lines(cell_tests, lambda t: bool(t.get("cube")) and float(t.get("extent", 1.0)) <= 0.0, None, 0))
 
 
 def spotless_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any) -> list[tuple[int, int]]:

@@ -138,7 +138,7 @@ def test_a_coloured_cube_with_a_weak_outline_is_no_empty_cell_beside_a_knocked_c
 
 def test_faceless_line_asks_a_whole_outer_line_of_cubes_with_no_face():
     def tests(faceless: set[int], cube: bool = True) -> list[dict]:
-        return [{"cube": cube, "extent": 0.0 if i in faceless else 1.0} for i in range(9)]
+        return [{"row": i // 3, "col": i % 3, "cube": cube, "extent": 0.0 if i in faceless else 1.0} for i in range(9)]
 
     for line in ({0, 1, 2}, {6, 7, 8}, {0, 3, 6}, {2, 5, 8}):
         assert faceless_line(tests(line))
