@@ -78,7 +78,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
 - :func:`read_made_lattices`: a reading still refused is read again on lattices made at a cube's pitch
   (:func:`made_lattices`: each size's candidates pooled with its neighbour sizes', fitted with a cube's pitch for
   that size), at another pitch than the refused one (a gingham's checks, shadows or a card won the fit), or at
-  about its pitch when it moved as a re-lattice move must (``made_same_pitch``).
+  about its pitch when it moved as a re-lattice move must (``made_same_pitch``). A re-lattice's reading is read so
+  too (:func:`made_check`, ``relattice_made_check``): of two patterns, the one whose cubes' faces lie nearer their
+  cells is kept, a tie refused.
 - :func:`busy_table_reading`: a frame still refused whose table's edges (a gingham's checks) lifted the finder's
   threshold above ``response_min`` is read again with the threshold lowered (``busy_retry_factor``), and that
   reading is the frame's when its lattice is of another pitch than the refused one's (``busy_retry_pitch_change``):
@@ -1064,6 +1066,15 @@ class ShakerSettings:
     # t41001-t41015: +15; t41016-t41030: +13, the table-cells limit chosen after seeing its 2 incomplete accepted).
     # CPU on main's refused frames: median 33 -> 49 ms, p95 50 -> 74 ms. False: off (as before)
     made_lattice: bool = True
+    # A re-lattice's reading asked of the made lattices too (relattice_made_check): a moved lattice can settle
+    # stretched, one cell on a cube's cast shadow (s57003 0015, plain light, a low warm lamp: the refused lattice on
+    # the shadows below the cubes' rows, moved half a step up and scaled 1.12, its bottom left cell on the black
+    # cube's shadow, read gray, its cubes' faces 0.12 pitches off their cells on the median). When the made lattices
+    # read another pattern, the reading whose cubes' top faces lie nearer their cells (the median offset) is kept; a
+    # tie (within relattice_made_margin pitches) is refused: two lattices, two patterns. False: the re-lattice's
+    # reading kept as it is (the reader before)
+    relattice_made_check: bool = True
+    relattice_made_margin: float = 0.02
     made_pitch_min: float = 2.0  # a made lattice's pitch, in radii of the size fitted (the fit's: 1.9-5.0)
     made_pitch_max: float = 3.2
     made_merge: float = 0.35  # pooled points closer than this (radii) are one shape
@@ -4689,9 +4700,12 @@ def _read(
             return replace(again, debug={**again.debug, "retried_without_size": j})
     if reason is not None and _start is None and not _without:
         reread = _ReadAgain(frame_bgr, palette, rotation, settings, shaker, _work)
+        colours = {(c.row, c.col): c.colour for c in cubes}
         again = relattice(reread, grid, cands, cell_tests, j, reason) if settings.relattice else None
-        if again is None and settings.made_lattice:
-            again = read_made_lattices(reread, grid, cell_tests, reason, {(c.row, c.col): c.colour for c in cubes})
+        if again is not None and settings.made_lattice and settings.relattice_made_check:
+            again = made_check(again, read_made_lattices(reread, grid, cell_tests, reason, colours), settings)
+        elif again is None and settings.made_lattice:
+            again = read_made_lattices(reread, grid, cell_tests, reason, colours)
         if again is not None:
             return again
     if reason is not None:
@@ -4833,6 +4847,31 @@ def relattice(
             continue
         return replace(again, debug={**again.debug, "relattice": {"refused": reason, "move": i, "cubes": n_cubes}})
     return None
+
+
+def _median_face_offset(reading: ShakerReading) -> float:
+    """The median of a reading's cubes' top-face offsets from their cells' centres (pitches; inf with none)."""
+    offsets = [float(t["offset"]) for t in reading.debug["cell_tests"] if t["cube"] and "offset" in t]
+    return _median(offsets) if offsets else math.inf
+
+
+def made_check(
+    moved: ShakerReading, made: ShakerReading | None, settings: ShakerSettings = DEFAULT_SETTINGS
+) -> ShakerReading:
+    """A re-lattice's valid reading (``moved``) against the made lattices' (:func:`read_made_lattices`, None when
+    none was read whole): the same pattern, or none, keeps ``moved``; another pattern keeps the reading whose cubes'
+    top faces lie nearer their cells (:func:`_median_face_offset`), and refuses both when the two lie within
+    ``relattice_made_margin`` pitches of each other (``relattice_made_check``)."""
+    if made is None or not made.valid or made.pattern == moved.pattern:
+        return moved
+    off_moved, off_made = _median_face_offset(moved), _median_face_offset(made)
+    looks = {"moved": round(off_moved, 3), "made": round(off_made, 3)}
+    if off_made + settings.relattice_made_margin <= off_moved:
+        return replace(made, debug={**made.debug, "made_check": looks})
+    if off_moved + settings.relattice_made_margin <= off_made:
+        return replace(moved, debug={**moved.debug, "made_check": looks})
+    reason = "no pattern: two lattices read two patterns"
+    return replace(moved, valid=False, pattern=None, reason=reason, debug={**moved.debug, "made_check": looks})
 
 
 def made_lattices(
