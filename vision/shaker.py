@@ -1107,6 +1107,16 @@ class ShakerSettings:
     # and 43001-47006 (23000 frames) and the other grids' (4780) read the same, reading and reason; the other 599
     # holed grids too. False: every made lattice read (as before)
     made_whole_cubes: bool = True
+    # made_one_face_delta_e: a made lattice that puts two neighbouring cells of one colour on one face is not read
+    # (vision.shaker.one_face_pairs: every pixel of the segment between their samples, from 20 to 80 % of the way,
+    # within this of the two samples' mean colour, CIE76 on the frame lightly blurred: no gap between them). A puzzle
+    # close-up turned about 12 degrees (make-grid-set --kind puzzle --close-up, seed 314 frame 10), refused on a
+    # turned lattice, was read on a made lattice at 0.6 of the stickers' pitch, two cells on one sticker in places
+    # (that pair's segment within 0.5), six cells wrong. Of the 806 readings made lattices gave on the game's 43001 ...
+    # 43006, 44001 ... 47006, 57001 ... 58006 and the other grids' sets, the 799 right ones kept a gap on every such
+    # pair, the nearest 1.8 (glossy stickers with tight gaps, seed 90 frame 2) and 2.5; an incomplete pattern accepted
+    # had 2.3. 0: off
+    made_one_face_delta_e: float = 1.0
     # What a refused frame costs (bench-shaker's p95: a refused reading screens and reads made lattices).
     # The four below together, CPU on one core of a shared machine, main's tree and this one alternately per set:
     # 1297 of main's refused/re-read tuning frames median 56.6 -> 46.0 ms, p95 83.1 -> 71.4 ms; bench-shaker p95 (3
@@ -4874,6 +4884,48 @@ def made_check(
     return replace(moved, valid=False, pattern=None, reason=reason, debug={**moved.debug, "made_check": looks})
 
 
+def one_face_pairs(
+    frame_bgr: np.ndarray, cubes: Sequence[CubeReading], delta_e: float
+) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The pairs of neighbouring cubes (row, col) of one colour with no gap between them: every pixel of the segment
+    between their samples' points, from 20 to 80 % of the way, lies within ``delta_e`` (CIE76, the frame's 8-bit Lab
+    after a 3 x 3 Gaussian blur) of the mean of the two points' colours. Two cells on one face: a lattice finer than
+    the pieces divides them (``made_one_face_delta_e``; 0: none asked)."""
+    if delta_e <= 0:
+        return []
+    by_cell = {(c.row, c.col): c for c in cubes if c.colour is not None}
+    pairs = [
+        (a, b)
+        for a in by_cell
+        for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]))
+        if b in by_cell and by_cell[b].colour == by_cell[a].colour
+    ]
+    if not pairs:
+        return []
+    h, w = frame_bgr.shape[:2]
+    xys = np.array([[by_cell[a].xy, by_cell[b].xy] for a, b in pairs], dtype=np.float64)
+    lo, hi = np.floor(xys.reshape(-1, 2).min(0)).astype(int) - 2, np.ceil(xys.reshape(-1, 2).max(0)).astype(int) + 3
+    x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
+    x1, y1 = min(w, int(hi[0])), min(h, int(hi[1]))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return []
+    lab = lab8_to_lab(cv2.cvtColor(cv2.GaussianBlur(frame_bgr[y0:y1, x0:x1], (3, 3), 0), cv2.COLOR_BGR2Lab))
+    found = []
+    for (a, b), (pa, pb) in zip(pairs, xys, strict=True):
+        n = max(2, int(math.hypot(*(pb - pa))) + 1)
+        pts = pa[None] + np.linspace(0.2, 0.8, n)[:, None] * (pb - pa)[None]
+        xs = np.clip(np.rint(pts[:, 0]).astype(int) - x0, 0, x1 - x0 - 1)
+        ys = np.clip(np.rint(pts[:, 1]).astype(int) - y0, 0, y1 - y0 - 1)
+        ends = [
+            lab[min(y1 - y0 - 1, max(0, round(p[1]) - y0)), min(x1 - x0 - 1, max(0, round(p[0]) - x0))]
+            for p in (pa, pb)
+        ]
+        ref = (ends[0] + ends[1]) / 2.0
+        if float(np.sqrt(((lab[ys, xs] - ref) ** 2).sum(1)).max()) <= delta_e:
+            found.append((a, b))
+    return found
+
+
 def made_lattices(
     work: _FrameWork, refused: Grid, settings: ShakerSettings = DEFAULT_SETTINGS
 ) -> list[tuple[Grid, int]]:
@@ -5017,6 +5069,8 @@ def read_made_lattices(
             colours,
             {(c.row, c.col): c.colour for c in again.cubes},
         ):
+            continue
+        if one_face_pairs(reread.frame_bgr, again.cubes, settings.made_one_face_delta_e):
             continue
         tests = again.debug["cell_tests"]
         table_coloured = sum(t["cube"] and t["d_table"] < settings.made_table_d for t in tests)
