@@ -4909,19 +4909,18 @@ def one_face_pairs(
     x1, y1 = min(w, int(hi[0])), min(h, int(hi[1]))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return []
-    lab = lab8_to_lab(cv2.cvtColor(cv2.GaussianBlur(frame_bgr[y0:y1, x0:x1], (3, 3), 0), cv2.COLOR_BGR2Lab))
+    blurred = cv2.GaussianBlur(frame_bgr[y0:y1, x0:x1], (3, 3), 0)
     found = []
     for (a, b), (pa, pb) in zip(pairs, xys, strict=True):
+        # (the two points themselves, then the segment's: only these pixels are taken to Lab)
         n = max(2, int(math.hypot(*(pb - pa))) + 1)
-        pts = pa[None] + np.linspace(0.2, 0.8, n)[:, None] * (pb - pa)[None]
+        along = np.concatenate([[0.0, 1.0], np.linspace(0.2, 0.8, n)])
+        pts = pa[None] + along[:, None] * (pb - pa)[None]
         xs = np.clip(np.rint(pts[:, 0]).astype(int) - x0, 0, x1 - x0 - 1)
         ys = np.clip(np.rint(pts[:, 1]).astype(int) - y0, 0, y1 - y0 - 1)
-        ends = [
-            lab[min(y1 - y0 - 1, max(0, round(p[1]) - y0)), min(x1 - x0 - 1, max(0, round(p[0]) - x0))]
-            for p in (pa, pb)
-        ]
-        ref = (ends[0] + ends[1]) / 2.0
-        if float(np.sqrt(((lab[ys, xs] - ref) ** 2).sum(1)).max()) <= delta_e:
+        lab = lab8_to_lab(cv2.cvtColor(blurred[ys, xs][None], cv2.COLOR_BGR2Lab)[0])
+        ref = (lab[0] + lab[1]) / 2.0
+        if float(np.sqrt(((lab[2:] - ref) ** 2).sum(1)).max()) <= delta_e:
             found.append((a, b))
     return found
 
