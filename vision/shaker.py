@@ -1075,6 +1075,14 @@ class ShakerSettings:
     # reading kept as it is (the reader before)
     relattice_made_check: bool = True
     relattice_made_margin: float = 0.02
+    # A re-lattice's reading asked of the read without highlights too (relattice_glare_check, glare_retry on): on
+    # glossy stickers a highlight splits each sticker, the faces are found beside it and a lattice moved half a step
+    # can read nine pieces on the gaps between them, each disk straddling two (make-grid-set --kind glossy seed 116
+    # frame 14: three pieces read as a neighbour's colour, faces 0.11 pitches off their cells on the median), where
+    # the read without highlights (glare_reading, kept only where its own lattice's cells show highlights taken off)
+    # reads them 0.03 off. A reading it keeps with another pattern is weighed as the made lattices' is (made_check's
+    # rule: the faces nearer their cells, a tie refused). False: the re-lattice's reading kept as it is
+    relattice_glare_check: bool = True
     made_pitch_min: float = 2.0  # a made lattice's pitch, in radii of the size fitted (the fit's: 1.9-5.0)
     made_pitch_max: float = 3.2
     made_merge: float = 0.35  # pooled points closer than this (radii) are one shape
@@ -3880,6 +3888,10 @@ def read_shaker(
         first = square_steps_reading(frame_bgr, first, made[0], palette, rotation, settings=settings, shaker=shaker)
     if not first.valid and settings.glare_retry:
         first = glare_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
+    elif first.valid and settings.glare_retry and settings.relattice_glare_check and "relattice" in first.debug:
+        glared = glare_reading(frame_bgr, first, palette, rotation, settings=settings, shaker=shaker)
+        if glared is not first:  # (read without highlights and kept: weighed against the moved lattice's reading)
+            first = made_check(first, glared, settings, looked="glare_check")
     return first
 
 
@@ -4866,22 +4878,27 @@ def _median_face_offset(reading: ShakerReading) -> float:
 
 
 def made_check(
-    moved: ShakerReading, made: ShakerReading | None, settings: ShakerSettings = DEFAULT_SETTINGS
+    moved: ShakerReading,
+    made: ShakerReading | None,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    *,
+    looked: str = "made_check",
 ) -> ShakerReading:
     """A re-lattice's valid reading (``moved``) against the made lattices' (:func:`read_made_lattices`, None when
-    none was read whole): the same pattern, or none, keeps ``moved``; another pattern keeps the reading whose cubes'
-    top faces lie nearer their cells (:func:`_median_face_offset`), and refuses both when the two lie within
-    ``relattice_made_margin`` pitches of each other (``relattice_made_check``)."""
+    none was read whole; or the read without highlights', :func:`glare_reading`, ``relattice_glare_check``): the same
+    pattern, or none, keeps ``moved``; another pattern keeps the reading whose cubes' top faces lie nearer their cells
+    (:func:`_median_face_offset`), and refuses both when the two lie within ``relattice_made_margin`` pitches of each
+    other (``relattice_made_check``). ``looked``: the debug key the two offsets are kept under."""
     if made is None or not made.valid or made.pattern == moved.pattern:
         return moved
     off_moved, off_made = _median_face_offset(moved), _median_face_offset(made)
     looks = {"moved": round(off_moved, 3), "made": round(off_made, 3)}
     if off_made + settings.relattice_made_margin <= off_moved:
-        return replace(made, debug={**made.debug, "made_check": looks})
+        return replace(made, debug={**made.debug, looked: looks})
     if off_moved + settings.relattice_made_margin <= off_made:
-        return replace(moved, debug={**moved.debug, "made_check": looks})
+        return replace(moved, debug={**moved.debug, looked: looks})
     reason = "no pattern: two lattices read two patterns"
-    return replace(moved, valid=False, pattern=None, reason=reason, debug={**moved.debug, "made_check": looks})
+    return replace(moved, valid=False, pattern=None, reason=reason, debug={**moved.debug, looked: looks})
 
 
 def one_face_pairs(

@@ -180,7 +180,14 @@ def test_a_lattice_between_the_glossy_stickers_is_refused_not_misread() -> None:
     # squashed past faceless_squash (faceless_squashed_cubes); without the checks these frames are read wrong (and
     # without faceless_line, an outer line of three faceless cubes, which refuses 91/17's lattice too)
     palette = sticker_palette()
-    off = replace(DEFAULT_SETTINGS, faceless_cubes=10, faceless_squashed_cubes=10, faceless_line=False)
+    # (and without relattice_glare_check, which now reads 86/13's moved lattice right by the read without highlights)
+    off = replace(
+        DEFAULT_SETTINGS,
+        faceless_cubes=10,
+        faceless_squashed_cubes=10,
+        faceless_line=False,
+        relattice_glare_check=False,
+    )
     for seed, frame in SQUASHED:
         rng = np.random.default_rng(seed)
         scenes = [grid_scene("glossy", rng) for _ in range(frame + 1)]
@@ -381,3 +388,21 @@ def test_one_face_pairs_needs_a_gap_between_neighbours_of_one_colour() -> None:
     assert one_face_pairs(bar, cubes, 0.0) == []  # (off)
     other = [cubes[0], CubeReading(0, 1, "blue", 0.9, (80.0, 30.0))]
     assert one_face_pairs(bar, other, 1.0) == []  # (only neighbours of one colour are asked)
+
+
+def test_a_moved_lattice_between_the_glossy_stickers_gives_way_to_the_read_without_highlights() -> None:
+    # Glossy stickers (make-grid-set --kind glossy, seed 116, frame 14): the first lattice refused (8 cubes), the
+    # re-lattice's move put one half a step across, its disks straddling two stickers each: three read as a
+    # neighbour's colour, the faces 0.11 pitches off their cells on the median. The read without highlights reads
+    # the grid on the stickers, 0.03 off; asked too (relattice_glare_check), its reading wins made_check's rule
+    rng = np.random.default_rng(116)
+    for _ in range(15):
+        frame_bgr, pattern = grid_scene("glossy", rng)
+    palette = sticker_palette()
+    before = read_shaker(frame_bgr, palette, settings=replace(DEFAULT_SETTINGS, relattice_glare_check=False))
+    assert before.valid and "relattice" in before.debug and before.pattern != pattern, before.to_json()
+    reading = read_shaker(frame_bgr, palette)
+    assert reading.valid and reading.pattern == pattern, reading.to_json()
+    looks = reading.debug["glare_check"]
+    assert looks["made"] + DEFAULT_SETTINGS.relattice_made_margin <= looks["moved"], looks
+    assert "glare" in reading.debug  # (the reading is the read without highlights')
