@@ -189,7 +189,7 @@ from .shaker_lattice import (
     plain_cube,
     pooled_candidates,
 )
-from .shaker_repeat import repeated_cells
+from .shaker_repeat import repeat_distances, repeated_cells, table_periods
 
 SETTINGS_VERSION = 1
 
@@ -575,6 +575,13 @@ class ShakerSettings:
     mixed_sub_offset: float = 0.5
     mixed_sub_radius: float = 0.6
     mixed_table_margin: float = 15.0
+    # a disk half on the table's own check (doubt_checks_beside): its quarters name two palette colours (one of
+    # another colour within mixed_palette_delta_e of it) and every quarter of the colour read is the table's repeat
+    # (a patch mixed_repeat_half pitches each way, under repeat_same_max): on a gingham, a gray cube's disk half on
+    # the white check beside it, read white (59004 0004: the white quarters 0.6 and 1.2 from the check's repeats, the
+    # gray ones 9.8 and 4.6); the table's model there, the checks' mean, left mixed_table_margin blind to it. 0: off
+    mixed_palette_delta_e: float = 6.0
+    mixed_repeat_half: float = 0.1
     # ...unless the same disk at the cell's centre (where the refined lattice puts the top face), at least
     # mixed_centre_min_shift sampling radii from the sample (a second look elsewhere: the disks share at most ~60 %),
     # names the reading's colour and mixes nothing: a sample off its face (a white cube's disk half on a neighbour's
@@ -3177,6 +3184,7 @@ def doubt_mixed_samples(
     settings: ShakerSettings = DEFAULT_SETTINGS,
     *,
     grid: Grid | None = None,
+    quarters: dict[str, Any] | None = None,
 ) -> list[CubeReading]:
     """The readings with a tie's confidence (:func:`doubted`) for each cube whose sampling disk mixed it with the table.
 
@@ -3190,20 +3198,30 @@ def doubt_mixed_samples(
     the disk at its cell's centre, at least ``mixed_centre_min_shift`` radii from the sample, names the same colour
     and mixes nothing (``mixed_centre_look``). A disk off the top face (on a neighbour's shadow beside it) is then
     told from a disk beside the cube: the face itself names the cube.
+
+    ``quarters``, when given, gets the sampled cubes' indices ("index"), sample points ("points", (n, 2)) and their
+    quarters' distances to each palette colour ("distances", (n, 4, colours)): :func:`doubt_checks_beside` asks them.
     """
     out = list(cubes)
     todo = _sampled(samples, cubes, rads)
     if not todo:
         return out
 
-    def doubtful(idx: list[int], points: np.ndarray, wholes: np.ndarray | None = None) -> list[bool]:
+    def doubtful(
+        idx: list[int], points: np.ndarray, wholes: np.ndarray | None = None, kept: list[np.ndarray] | None = None
+    ) -> list[bool]:
         colours = [cubes[i].colour for i in idx]
         table = np.asarray(table_linear)[idx]
         rads_at = [rads[i] for i in idx]
-        return _doubtful_disks(frame_bgr, points, rads_at, colours, table, gains, palette, settings, wholes=wholes)
+        return _doubtful_disks(
+            frame_bgr, points, rads_at, colours, table, gains, palette, settings, wholes=wholes, quarters_out=kept
+        )
 
     points = np.array([samples[i][2] for i in todo], dtype=np.float64)
-    mixed = doubtful(todo, points, np.array([samples[i][3] for i in todo]))
+    kept_quarters: list[np.ndarray] = []
+    mixed = doubtful(todo, points, np.array([samples[i][3] for i in todo]), kept_quarters)
+    if quarters is not None:
+        quarters.update(index=todo, points=points, distances=kept_quarters[0])
     doubts = [i for i, m in zip(todo, mixed, strict=True) if m]
     if doubts and grid is not None and settings.mixed_centre_look:
         # (a disk at the cell's centre that mostly overlaps the sample is no second look: those stay doubted)
@@ -3228,12 +3246,13 @@ def _doubtful_disks(
     settings: ShakerSettings,
     *,
     wholes: np.ndarray | None = None,
+    quarters_out: list[np.ndarray] | None = None,
 ) -> list[bool]:
     """Whether each disk (``points`` (n, 2), ``rads``) is not to be trusted to show a face of its colour (``colours``):
     it mixes the table with a face of another colour, a quarter naming another colour ``mixed_table_margin`` farther
     from the table (``table_linear`` (n, 3)) than the whole disk. ``wholes``: each disk's median linear RGB, when
     sampled already; else sampled here and a disk whose whole names another colour is doubtful too (a second look
-    at a face)."""
+    at a face). ``quarters_out`` gets the quarters' distances to each palette colour, (n, 4, colours)."""
     if not len(points):
         return []
     offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
@@ -3254,7 +3273,11 @@ def _doubtful_disks(
     table_lab = linear_rgb_to_lab(np.asarray(table_linear) * gains)
     d_whole = np.linalg.norm(whole_lab - table_lab, axis=1)
     d_subs = np.linalg.norm(sub_lab.reshape(-1, 4, 3) - table_lab[:, None, :], axis=2)
-    names = nearest_names(sub_lab, palette)
+    # (nearest_names' names, from the distances it takes: argmin, the first of equal ones)
+    sub_dist = per_colour_distances(sub_lab, palette)
+    names = [palette.names[k] for k in sub_dist.argmin(1).tolist()]
+    if quarters_out is not None:
+        quarters_out.append(sub_dist.reshape(n, 4, -1))
     # (every quarter's comparison at once: the same sums and comparisons disk by disk)
     far = (d_subs > (d_whole + settings.mixed_table_margin)[:, None]).tolist()
     out = [any(far[k][q] and names[4 * k + q] != colours[k] for q in range(4)) for k in range(n)]
@@ -3262,6 +3285,62 @@ def _doubtful_disks(
         out = [
             m or name != colour for m, name, colour in zip(out, nearest_names(whole_lab, palette), colours, strict=True)
         ]
+    return out
+
+
+def doubt_checks_beside(
+    cubes: Sequence[CubeReading],
+    quarters: Mapping[str, Any],
+    rads: Sequence[float],
+    grid: Grid,
+    palette: Palette,
+    work: _FrameWork,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    debug: dict[str, Any] | None = None,
+) -> list[CubeReading]:
+    """The readings with a tie's confidence (:func:`doubted`) for each cube whose disk lies half on the table's own
+    check: its quarters (:func:`doubt_mixed_samples`' ``quarters``: the cubes' indices, sample points and quarters'
+    distances to each palette colour) name two palette colours, a quarter of another colour within
+    ``mixed_palette_delta_e`` of it, and every quarter naming the cube's own colour is the table's repeat
+    (:func:`vision.shaker_repeat.repeat_distances` on a patch ``mixed_repeat_half`` pitches each way, under
+    ``repeat_same_max``): the colour read is a check's, the cube the other colour beside it. Asked only on a table
+    whose picture repeats (its periods found once a frame); ``debug`` gets each such disk's measures."""
+    out = list(cubes)
+    if settings.mixed_palette_delta_e <= 0 or not quarters.get("index"):
+        return out
+    dist = quarters["distances"]
+    nearest, near = dist.argmin(2), dist.min(2)  # (n, 4)
+    colour_of = {name: k for k, name in enumerate(palette.names)}
+    own_colour = np.array([colour_of.get(cubes[i].colour or "", -1) for i in quarters["index"]])
+    owns = nearest == own_colour[:, None]
+    mixed = owns.any(1) & (~owns & (near <= settings.mixed_palette_delta_e)).any(1)
+    offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
+    for k in np.flatnonzero(mixed).tolist():
+        i, point, own = quarters["index"][k], quarters["points"][k], np.flatnonzero(owns[k])
+        key = ("table_periods",)  # (repeated_cells' periods, found once a frame)
+        if key not in work.memo:
+            work.memo[key] = table_periods(work.lab, settings.repeat_min_period, settings.repeat_min_peak)
+        periods = work.memo[key]
+        if periods is None:
+            continue
+        at = (point[None] + offs[own] * rads[i] + 0.5) / work.scale - 0.5
+        repeats = repeat_distances(
+            work.lab,
+            periods,
+            at,
+            float(grid.pitch) / work.scale,
+            settings,
+            middle_w=(grid.centre(1, 1) + 0.5) / work.scale - 0.5,
+            half_pitches=settings.mixed_repeat_half,
+        )
+        check = bool(np.all(repeats < settings.repeat_same_max))
+        if debug is not None:
+            measures = [round(float(d), 2) for d in repeats]
+            debug.setdefault("checks_beside", []).append(
+                {"cell": [cubes[i].row, cubes[i].col], "repeat": measures, "doubted": check}
+            )
+        if check:
+            out[i] = doubted(cubes[i])
     return out
 
 
@@ -4458,8 +4537,13 @@ def _read(
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
     radii = sample_radii(sampled_on, cands, settings)
-    cubes = doubt_mixed_samples(frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, grid=grid)
+    quarters: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    cubes = doubt_mixed_samples(
+        frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, grid=grid, quarters=quarters
+    )
     cubes = doubt_off_centre_samples(frame_bgr, samples, cubes, radii, gains, grid, palette, settings)
+    beside: dict[str, Any] = {}
+    cubes = doubt_checks_beside(cubes, quarters, radii, grid, palette, _work, settings, beside)
     pool = all_cands[max(0, j - 1) : j + 2]
     # (a cell with no outline found counts as weak whatever its ring)
     rings = {(t["row"], t["col"]): float(t["ring"]) if t["outline"] else -math.inf for t in cell_tests}
@@ -4499,6 +4583,7 @@ def _read(
         "cell_tests": cell_tests,
         "cubes_around": around,
         "lattice_choice": choice,
+        **beside,
     }
     offsets = [t.get("offset", 0.0) for t in cell_tests if t["cube"]]
     reason = check_grid(cubes, len(strays), settings, offsets, palette.min_confidence)

@@ -94,20 +94,25 @@ def repeat_distances(
     centres_w: np.ndarray,
     pitch_w: float,
     settings: Any,
+    *,
+    middle_w: np.ndarray | None = None,
+    half_pitches: float | None = None,
 ) -> np.ndarray:
     """Each cell's distance (CIE76, the mean of the nearest ``repeat_kept_share`` of a square patch's pixels,
     ``repeat_half`` pitches each way) to the table the periods carry it to: the second smallest over the shifts by
     up to ``repeat_span`` of each period that land at least ``repeat_clear`` pitches from the grid's centre cell,
     within ``repeat_reach`` pitches of the cell and inside the frame. ``lab8``: the working copy's 8-bit Lab (uint8,
     as :func:`table_periods`'). ``centres_w``: the nine cells' centres in
-    working pixels, row by row. inf for a cell with fewer than two such shifts."""
+    working pixels, row by row. inf for a cell with fewer than two such shifts. Other points: ``centres_w`` any
+    points, ``middle_w`` the grid's centre cell, ``half_pitches`` the patch's half side (else ``repeat_half``)."""
     h, w = lab8.shape[:2]
-    half = max(2, round(settings.repeat_half * pitch_w))
+    half_share = settings.repeat_half if half_pitches is None else half_pitches
+    half = max(2, round(half_share * pitch_w))
     span = np.arange(-settings.repeat_span, settings.repeat_span + 1)
     k1, k2 = (a.ravel() for a in np.meshgrid(span, span))
     shifts = k1[:, None] * periods[0] + k2[:, None] * periods[1]
     shifts = shifts[(k1 != 0) | (k2 != 0)]
-    middle = centres_w[4]
+    middle = centres_w[4] if middle_w is None else middle_w
     offsets = np.arange(-half, half + 1, dtype=np.float32)
     ox, oy = np.meshgrid(offsets, offsets)
     out = np.full(len(centres_w), np.inf)
