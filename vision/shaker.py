@@ -39,9 +39,11 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   normalised by per-channel gains fitted to the palette (:func:`vision.colour.fit_gains`), nearest
   palette colour in CIELAB with a confidence; :func:`doubt_mixed_samples` drops to a tie the confidence of a
   cube whose disk mixed it with the table beside it (a quarter of the disk names another colour, much farther
-  from the table than the whole disk), :func:`doubt_off_centre_samples` one whose cell's centre names another
-  colour, and :func:`vision.shaker_checks.on_an_edge` one sampled beside a cube, not on its face (the cube's
-  cast shadow or side, or the table beside it, outlined by the cube's edge).
+  from the table than the whole disk), :func:`doubt_checks_beside` one whose disk lies half on the table's own
+  check (its quarters name two palette colours, those of the colour read the table's repeat),
+  :func:`doubt_off_centre_samples` one whose cell's centre names another colour, and
+  :func:`vision.shaker_checks.on_an_edge` one sampled beside a cube, not on its face (the cube's cast shadow or side,
+  or the table beside it, outlined by the cube's edge).
 - :func:`check_grid`: a refusal with a reason unless nine cubes sit on the nine cells, none out of line
   (:func:`cube_offset`, :func:`out_of_line_cubes`), no cube's colour is near a tie (``min_confidence``), the
   nine are not one colour within a few dE (a table's print), three cells are not the table in shadow
@@ -80,7 +82,8 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   that size), at another pitch than the refused one (a gingham's checks, shadows or a card won the fit), or at
   about its pitch when it moved as a re-lattice move must (``made_same_pitch``). A re-lattice's reading is read so
   too (:func:`made_check`, ``relattice_made_check``): of two patterns, the one whose cubes' faces lie nearer their
-  cells is kept, a tie refused.
+  cells is kept, a tie refused; and by the read without highlights (:func:`glare_reading`,
+  ``relattice_glare_check``), weighed by the same rule.
 - :func:`busy_table_reading`: a frame still refused whose table's edges (a gingham's checks) lifted the finder's
   threshold above ``response_min`` is read again with the threshold lowered (``busy_retry_factor``), and that
   reading is the frame's when its lattice is of another pitch than the refused one's (``busy_retry_pitch_change``):
@@ -579,7 +582,12 @@ class ShakerSettings:
     # another colour within mixed_palette_delta_e of it) and every quarter of the colour read is the table's repeat
     # (a patch mixed_repeat_half pitches each way, under repeat_same_max): on a gingham, a gray cube's disk half on
     # the white check beside it, read white (59004 0004: the white quarters 0.6 and 1.2 from the check's repeats, the
-    # gray ones 9.8 and 4.6); the table's model there, the checks' mean, left mixed_table_margin blind to it. 0: off
+    # gray ones 9.8 and 4.6); the table's model there, the checks' mean, left mixed_table_margin blind to it. The
+    # quarters alone do not tell which half is the cube: right readings' cubes mix two palette colours as nearly (57006
+    # 0468, black and gray quarters within 4.3). Read again frame by frame, 43001-43006, 43101-43106, 44001-47006,
+    # 57001-59006 (27000 frames) and the other grids' sets: 0004 the only reading changed (four incomplete patterns
+    # refused for another reason); on 59001-59006 the seven other disks of two palette colours lay 7.0-24.6 from the
+    # repeats. 0: off
     mixed_palette_delta_e: float = 6.0
     mixed_repeat_half: float = 0.1
     # ...unless the same disk at the cell's centre (where the refined lattice puts the top face), at least
@@ -1088,7 +1096,10 @@ class ShakerSettings:
     # frame 14: three pieces read as a neighbour's colour, faces 0.11 pitches off their cells on the median), where
     # the read without highlights (glare_reading, kept only where its own lattice's cells show highlights taken off)
     # reads them 0.03 off. A reading it keeps with another pattern is weighed as the made lattices' is (made_check's
-    # rule: the faces nearer their cells, a tie refused). False: the re-lattice's reading kept as it is
+    # rule: the faces nearer their cells, a tie refused). Read again: the 87 frames whose reading was a re-lattice's in
+    # the per-frame readings kept (62 game frames of 21000, 25 of the other grids), then every frame of 43001-43006,
+    # 43101-43106, 44001-47006, 57001-59006 and the other grids' sets: 116_14 the only change. False: the re-lattice's
+    # reading kept as it is
     relattice_glare_check: bool = True
     made_pitch_min: float = 2.0  # a made lattice's pitch, in radii of the size fitted (the fit's: 1.9-5.0)
     made_pitch_max: float = 3.2
