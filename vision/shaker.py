@@ -4548,7 +4548,7 @@ def _read(
     cubes, gains = classify_cubes(samples, palette)
     table_linear = table_colours_at(table_lab8, np.array([s[2] for s in samples]), scale, settings)
     radii = sample_radii(sampled_on, cands, settings)
-    quarters: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    quarters: dict[str, Any] = {}
     cubes = doubt_mixed_samples(
         frame_bgr, samples, cubes, radii, gains, table_linear, palette, settings, grid=grid, quarters=quarters
     )
