@@ -192,7 +192,7 @@ from .shaker_lattice import (
     plain_cube,
     pooled_candidates,
 )
-from .shaker_repeat import repeat_distances, repeated_cells, table_periods
+from .shaker_repeat import frame_periods, repeat_distances, repeated_cells
 
 SETTINGS_VERSION = 1
 
@@ -3184,6 +3184,11 @@ def sample_radii(grid: Grid, cands: Candidates, settings: ShakerSettings = DEFAU
     ]
 
 
+# the sampling disk's four quarters: their centres' offsets in sampling radii, times mixed_sub_offset
+# (_doubtful_disks samples them, doubt_checks_beside measures those of one colour again)
+_QUARTERS = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)])
+
+
 def doubt_mixed_samples(
     frame_bgr: np.ndarray,
     samples: Sequence[tuple[int, int, np.ndarray, np.ndarray | None]],
@@ -3266,7 +3271,7 @@ def _doubtful_disks(
     at a face). ``quarters_out`` gets the quarters' distances to each palette colour, (n, 4, colours)."""
     if not len(points):
         return []
-    offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
+    offs = _QUARTERS * settings.mixed_sub_offset
     n = len(points)
     named = wholes is None
     if wholes is None:
@@ -3325,13 +3330,10 @@ def doubt_checks_beside(
     own_colour = np.array([colour_of.get(cubes[i].colour or "", -1) for i in quarters["index"]])
     owns = nearest == own_colour[:, None]
     mixed = owns.any(1) & (~owns & (near <= settings.mixed_palette_delta_e)).any(1)
-    offs = np.array([(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)]) * settings.mixed_sub_offset
+    offs = _QUARTERS * settings.mixed_sub_offset
     for k in np.flatnonzero(mixed).tolist():
         i, point, own = quarters["index"][k], quarters["points"][k], np.flatnonzero(owns[k])
-        key = ("table_periods",)  # (repeated_cells' periods, found once a frame)
-        if key not in work.memo:
-            work.memo[key] = table_periods(work.lab, settings.repeat_min_period, settings.repeat_min_peak)
-        periods = work.memo[key]
+        periods = frame_periods(work.lab, settings, work.memo)  # (repeated_cells' periods, found once a frame)
         if periods is None:
             continue
         at = (point[None] + offs[own] * rads[i] + 0.5) / work.scale - 0.5

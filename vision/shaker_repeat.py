@@ -152,6 +152,18 @@ def repeat_distances(
     return out
 
 
+def frame_periods(lab8: np.ndarray, settings: Any, memo: dict[Any, Any] | None = None) -> np.ndarray | None:
+    """:func:`table_periods` of the working copy's 8-bit Lab with ``repeat_min_period`` and ``repeat_min_peak``,
+    found once a frame: ``memo`` (the frame's) keeps them for the next asker."""
+    key = ("table_periods",)
+    if memo is not None and key in memo:
+        return memo[key]
+    periods = table_periods(lab8, settings.repeat_min_period, settings.repeat_min_peak)
+    if memo is not None:
+        memo[key] = periods
+    return periods
+
+
 @functools.lru_cache(maxsize=1)
 def _lab8_table() -> np.ndarray:
     """``lab8_to_lab``'s float32 CIELAB of each 8-bit value per channel, as a (256, 1, 3) table for cv2.LUT."""
@@ -178,13 +190,7 @@ def repeated_cells(
     ``repeat`` distance, for the debug output."""
     if not settings.repeat_cells or not busy:
         return []
-    key = ("table_periods",)
-    if memo is not None and key in memo:
-        periods = memo[key]
-    else:
-        periods = table_periods(lab8, settings.repeat_min_period, settings.repeat_min_peak)
-        if memo is not None:
-            memo[key] = periods
+    periods = frame_periods(lab8, settings, memo)
     if periods is None:
         return []
     centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
