@@ -165,6 +165,7 @@ from .shaker_checks import (
     knocked_beside_weak_cells,
     line_mates,
     lines_beyond,
+    nearer_the_palette,
     nearer_the_table,
     off_palette_lines,
     off_the_lattice,
@@ -192,7 +193,7 @@ from .shaker_lattice import (
     plain_cube,
     pooled_candidates,
 )
-from .shaker_repeat import frame_periods, repeat_distances, repeated_cells
+from .shaker_repeat import frame_periods, repeat_distances, repeated_cells, repeated_line
 
 SETTINGS_VERSION = 1
 
@@ -854,6 +855,20 @@ class ShakerSettings:
     # incomplete patterns so seen gained up to 61 and were refused (by this or the later checks), one at 30 not
     # outlined. Exact +3, no incomplete or wrong reading accepted more. 0.0 or less: off (as before)
     beyond_table_gain: float = 35.0
+    # the lattice a line off onto a gingham's checks about the cubes' size, outlined by their print (61002 0323: a
+    # check in each cell of the far line, the pattern's last line of cubes beyond the opposite side). A full line
+    # beyond as above while the grid's far line looks like the table (median d_table at most
+    # beyond_palette_far_table) and the line beyond like the pieces (its median d_palette at least
+    # beyond_palette_gain below the far line's; nearer_the_palette), none of its cells a repeat of the table
+    # (repeated_line): the grid moves onto that line when the moved window holds nine cubes and the line's
+    # outlines show, as above; else it stays (no refusal: a right lattice's line beyond may be its cubes' cast
+    # shadows on the checks, not outlined, 60001 0026, far line 10.8 from the palette, the shadows 3.3). On the
+    # 12000 frames of 57001-57006 and 59001-61006, of the calls with a line to move onto only 0323's gained (4.8,
+    # far line 10.1 from the table); right windows gained -2.3 to -0.3 (60002 0064, far line 3.6 from the table);
+    # an incomplete pattern's window on a check pattern (61004 0365, 5.0) moves onto checks that repeat. 0.0 or
+    # less: off (as before)
+    beyond_palette_gain: float = 4.0
+    beyond_palette_far_table: float = 15.0
     # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
     # verified (not window_faces_gain) when it then holds nine and most of the line it moves onto show a cube's
     # outline (outlined_line: beyond_line_ring): the lattice a line off, its far line a shadow or the table's cell
@@ -4470,12 +4485,20 @@ def _read(
             # else the grid is doubted (refused at the end)
             for move, far, side in full_lines_beyond(window_look(grid, cands)["cube"]):
                 grid_m, cands_m, tests_m = line_look(grid, cands, move)
-                if not nearer_the_table(cell_tests, far, tests_m, side, settings):
-                    continue
-                if onto_line(tests_m, side):
+                if nearer_the_table(cell_tests, far, tests_m, side, settings):
+                    if onto_line(tests_m, side):
+                        grid, cands, cell_tests = grid_m, cands_m, tests_m
+                        break
+                    line_off.append(grid)
+                elif (
+                    # (or the far line the table's outlined checks and the line beyond the pieces: onto it, else
+                    # left as is)
+                    nearer_the_palette(cell_tests, far, tests_m, side, settings)
+                    and onto_line(tests_m, side)
+                    and not repeated_line(lab, scale, grid_m, side, settings, _work.memo)
+                ):
                     grid, cands, cell_tests = grid_m, cands_m, tests_m
                     break
-                line_off.append(grid)
         return grid, cands, cell_tests, around, j
 
     try:

@@ -30,7 +30,9 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   :func:`lines_beyond`: a full line of cube-like points beyond the grid while the grid's far line shows no
   cubes' outlines (:func:`outlined_line`): the lattice a line off, moved or refused; :func:`full_lines_beyond`,
   :func:`nearer_the_table`: such a line beyond while the grid's far line lies much nearer the table (the cubes'
-  hard cast shadows with outlines read as gray or black cubes), moved or refused too.
+  hard cast shadows with outlines read as gray or black cubes), moved or refused too; :func:`nearer_the_palette`:
+  such a line beyond nearer the palette than the grid's far line, which looks like the table (a gingham's
+  outlined checks), moved onto when it holds outlined cubes that are no repeat of the table.
 - :func:`faceless_toned_cells`: a cell in one of the table's own tones whose top face's four straight edges at
   the lattice's angle do not show (a checked cloth's or printed table's square in an empty or knocked-out cell).
 
@@ -871,6 +873,34 @@ def nearer_the_table(
         return sorted(d.get(k, 0.0) for k in line)[len(line) // 2]
 
     return median_d_table(far_tests, far) + settings.beyond_table_gain <= median_d_table(beyond_tests, beyond)
+
+
+def nearer_the_palette(
+    far_tests: Sequence[Mapping[str, Any]],
+    far: Sequence[tuple[int, int]],
+    beyond_tests: Sequence[Mapping[str, Any]],
+    beyond: Sequence[tuple[int, int]],
+    settings: Any,
+) -> bool:
+    """Whether the grid's line ``far`` (its cells in ``far_tests``) looks like the table and the line of points just
+    beyond the opposite side (``beyond``: those cells in ``beyond_tests``, the window moved onto them) like the
+    pieces: the far line's median ``d_table`` (verify_cells', CIE76) at most ``beyond_palette_far_table`` and its
+    median ``d_palette`` at least ``beyond_palette_gain`` above the line beyond's. A gingham's checks about the
+    cubes' size, outlined by their print, taken for a line of cubes, the pattern's last line left outside (61002
+    0323: far line 10.1 from the table, 8.8 from the palette, the line beyond 4.0). ``beyond_palette_gain`` 0.0 or
+    less: never (off)."""
+    if settings.beyond_palette_gain <= 0:
+        return False
+
+    def median(tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]], key: str) -> float:
+        d = {(int(t["row"]), int(t["col"])): float(t.get(key, math.inf)) for t in tests}
+        return sorted(d.get(k, math.inf) for k in line)[len(line) // 2]
+
+    return (
+        median(far_tests, far, "d_table") <= settings.beyond_palette_far_table
+        and median(far_tests, far, "d_palette")
+        >= median(beyond_tests, beyond, "d_palette") + settings.beyond_palette_gain
+    )
 
 
 def faceless_toned_cells(

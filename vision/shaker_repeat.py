@@ -203,3 +203,29 @@ def repeated_cells(
         if t["cube"] and distances[i] < settings.repeat_same_max and float(t.get("d_table", math.inf)) >= min_table:
             out.append((int(t["row"]), int(t["col"])))
     return out
+
+
+def repeated_line(
+    lab8: np.ndarray,
+    scale: float,
+    grid: Any,
+    line: Sequence[tuple[int, int]],
+    settings: Any,
+    memo: dict[Any, Any] | None = None,
+) -> bool:
+    """Whether any cell (row, col) of ``grid``'s ``line`` lies under ``repeat_same_max`` from the table's repeats
+    (:func:`repeat_distances`, ``repeat_half`` pitches each way, clear of the grid's centre cell): the table's print
+    there, not a cube. False on a picture that does not repeat (:func:`frame_periods`, ``memo`` the frame's)."""
+    periods = frame_periods(lab8, settings, memo)
+    if periods is None or not line:
+        return False
+    centres = np.array([grid.centre(r, c) for r, c in line], dtype=np.float64)
+    distances = repeat_distances(
+        lab8,
+        periods,
+        (centres + 0.5) / scale - 0.5,
+        float(grid.pitch) / scale,
+        settings,
+        middle_w=(np.asarray(grid.centre(1, 1), dtype=np.float64) + 0.5) / scale - 0.5,
+    )
+    return bool(np.any(distances < settings.repeat_same_max))
