@@ -862,11 +862,12 @@ class ShakerSettings:
     # beyond_palette_gain below the far line's; nearer_the_palette), none of its cells a repeat of the table
     # (repeated_line): the grid moves onto that line when the moved window holds nine cubes and the line's
     # outlines show, as above; else it stays (no refusal: a right lattice's line beyond may be its cubes' cast
-    # shadows on the checks, not outlined, 60001 0026, far line 10.8 from the palette, the shadows 3.3). On the
-    # 12000 frames of 57001-57006 and 59001-61006, of the calls with a line to move onto only 0323's gained (4.8,
-    # far line 10.1 from the table); right windows gained -2.3 to -0.3 (60002 0064, far line 3.6 from the table);
-    # an incomplete pattern's window on a check pattern (61004 0365, 5.0) moves onto checks that repeat. 0.0 or
-    # less: off (as before)
+    # shadows on the checks, not outlined, 60001 0026, far line 10.8 from the palette, the shadows 3.3). On twelve
+    # batches (36000 frames) and the other grids' sets (7580), the line-beyond look was asked on 3254 frames; of its
+    # calls with a line to move onto (nine cubes, outlined) and the far line within 15 of the table, five gained 4
+    # or more: 0323 (4.8), two incomplete patterns' windows onto checks that repeat (61004 0365, 47004 0443: no
+    # move), and lattices the reader did not keep (46002 0233, read right; 45002 0193, refused). Read with it, those
+    # 3254 frames: only 0323 changed. 0.0 or less: off (as before)
     beyond_palette_gain: float = 4.0
     beyond_palette_far_table: float = 15.0
     # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
