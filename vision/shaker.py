@@ -866,8 +866,8 @@ class ShakerSettings:
     # batches (36000 frames) and the other grids' sets (7580), the line-beyond look was asked on 3254 frames; of its
     # calls with a line to move onto (nine cubes, outlined) and the far line within 15 of the table, five gained 4
     # or more: 0323 (4.8), two incomplete patterns' windows onto checks that repeat (61004 0365, 47004 0443: no
-    # move), and lattices the reader did not keep (46002 0233, read right; 45002 0193, refused). Read with it, those
-    # 3254 frames: only 0323 changed. 0.0 or less: off (as before)
+    # move), and lattices the reader did not keep (46002 0233, read right; 45002 0193, refused); the nearest right
+    # window gained 2.5 (43101 0471). Read with it, those 3254 frames: only 0323 changed. 0.0 or less: off (as before)
     beyond_palette_gain: float = 4.0
     beyond_palette_far_table: float = 15.0
     # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
