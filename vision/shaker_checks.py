@@ -867,12 +867,17 @@ def nearer_the_table(
     ``beyond_table_gain`` 0.0 or less: never (off)."""
     if settings.beyond_table_gain <= 0:
         return False
+    return line_median(far_tests, far, "d_table") + settings.beyond_table_gain <= line_median(
+        beyond_tests, beyond, "d_table"
+    )
 
-    def median_d_table(tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]]) -> float:
-        d = {(int(t["row"]), int(t["col"])): float(t.get("d_table", 0.0)) for t in tests}
-        return sorted(d.get(k, 0.0) for k in line)[len(line) // 2]
 
-    return median_d_table(far_tests, far) + settings.beyond_table_gain <= median_d_table(beyond_tests, beyond)
+def line_median(
+    tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]], key: str, missing: float = 0.0
+) -> float:
+    """The median of the cell tests' ``key`` over ``line``'s cells (row, col); ``missing`` for a cell without it."""
+    d = {(int(t["row"]), int(t["col"])): float(t.get(key, missing)) for t in tests}
+    return sorted(d.get(k, missing) for k in line)[len(line) // 2]
 
 
 def nearer_the_palette(
@@ -891,15 +896,10 @@ def nearer_the_palette(
     less: never (off)."""
     if settings.beyond_palette_gain <= 0:
         return False
-
-    def median(tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]], key: str) -> float:
-        d = {(int(t["row"]), int(t["col"])): float(t.get(key, math.inf)) for t in tests}
-        return sorted(d.get(k, math.inf) for k in line)[len(line) // 2]
-
     return (
-        median(far_tests, far, "d_table") <= settings.beyond_palette_far_table
-        and median(far_tests, far, "d_palette")
-        >= median(beyond_tests, beyond, "d_palette") + settings.beyond_palette_gain
+        line_median(far_tests, far, "d_table", math.inf) <= settings.beyond_palette_far_table
+        and line_median(far_tests, far, "d_palette", math.inf)
+        >= line_median(beyond_tests, beyond, "d_palette", math.inf) + settings.beyond_palette_gain
     )
 
 
