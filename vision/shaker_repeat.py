@@ -193,8 +193,9 @@ def repeated_cells(
     periods = frame_periods(lab8, settings, memo)
     if periods is None:
         return []
-    centres = np.array([grid.centre(r, c) for r in range(3) for c in range(3)], dtype=np.float64)
-    distances = repeat_distances(lab8, periods, (centres + 0.5) / scale - 0.5, float(grid.pitch) / scale, settings)
+    distances = cell_repeat_distances(
+        lab8, periods, scale, grid, [(r, c) for r in range(3) for c in range(3)], settings
+    )
     out = []
     for t in cell_tests:
         i = int(t["row"]) * 3 + int(t["col"])
@@ -219,13 +220,26 @@ def repeated_line(
     periods = frame_periods(lab8, settings, memo)
     if periods is None or not line:
         return False
-    centres = np.array([grid.centre(r, c) for r, c in line], dtype=np.float64)
-    distances = repeat_distances(
+    return bool(np.any(cell_repeat_distances(lab8, periods, scale, grid, line, settings) < settings.repeat_same_max))
+
+
+def cell_repeat_distances(
+    lab8: np.ndarray,
+    periods: np.ndarray,
+    scale: float,
+    grid: Any,
+    cells: Sequence[tuple[int, int]],
+    settings: Any,
+) -> np.ndarray:
+    """:func:`repeat_distances` of ``grid``'s cells (row, col), its centres and pitch in frame pixels taken to the
+    working copy (``scale`` frame pixels per working pixel), clear of the grid's centre cell."""
+    centres = np.array([grid.centre(r, c) for r, c in cells], dtype=np.float64)
+    middle = np.asarray(grid.centre(1, 1), dtype=np.float64)
+    return repeat_distances(
         lab8,
         periods,
         (centres + 0.5) / scale - 0.5,
         float(grid.pitch) / scale,
         settings,
-        middle_w=(np.asarray(grid.centre(1, 1), dtype=np.float64) + 0.5) / scale - 0.5,
+        middle_w=(middle + 0.5) / scale - 0.5,
     )
-    return bool(np.any(distances < settings.repeat_same_max))
