@@ -152,6 +152,7 @@ from .shaker_checks import (
     box_contents,
     cells_on_an_edge,
     cloth_cells,
+    cube_between_cells,
     faceless_kept_on_plain,
     faceless_line,
     faceless_toned_cells,
@@ -929,6 +930,19 @@ class ShakerSettings:
     line_mate_tolerance: float = 0.3
     line_mate_min_palette: float = 6.0
     line_mate_min_apart: float = 0.5  # (pitches from the shape: another shape, not its own candidate of another size)
+    # a cube inside the grid on none of its cells (vision.shaker_checks.cube_between_cells): a candidate of the
+    # grid's size on no cell, its contrast at least between_contrast, at least between_offset pitches from every
+    # cell's centre, at least between_delta_e (CIE76, the grid's light) from every read cube of the cells it lies
+    # between: "a cube is out of line". Measured on every accepted reading of 57001 ... 63006 (throwaway scripts):
+    # the one such candidate of contrast 22 or more at 0.3+ pitches whose colour is over 23 from its cells' was
+    # 63004 0025's pushed red cube (contrast 36.2, 73.7 from the gray cells beside it: read wrong, its cell read
+    # from its cast shadow); the second candidates of cubes read in their cells lie within 23 of them, the cast
+    # shadows and gaps as far in colour stand out at contrast 21.1 at most. Read again with the check, every frame of
+    # 43001 ... 47006, 43101 ... 43106, 57001 ... 63006 and the other grids' sets (46580): only 0025 changed, refused
+    # on its lattice and read right on the re-lattice's. inf: off
+    between_contrast: float = 28.0
+    between_offset: float = 0.3
+    between_delta_e: float = 40.0
     # faint cubes (vision.shaker_checks.faint_cubes, with_faint_cubes). A settled lattice with one cell the
     # cell test took for the table (d_table below faint_max_d_table: a black cube on a dark table, white on a light
     # one, gray on gray) holds a cube there when the cell's colour lies within faint_max_d_palette of the palette and
@@ -4763,6 +4777,8 @@ def _read(
         reason = "no pattern: a line of cubes beyond the grid, its far line near the table (the lattice a line off?)"
     if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):
         reason = "a cube is out of line (beside a cell of about the table's colour)"
+    if reason is None and cube_between_cells(cands, cubes, surroundings, settings) is not None:
+        reason = "a cube is out of line (between the grid's cells)"
     foreign = foreign_cells(cell_tests, settings) if reason is None else []
     if foreign:
         reason = _not_cubes(cell_tests, foreign)  # something across cells and gaps alike (a hand)

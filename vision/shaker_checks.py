@@ -24,7 +24,8 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   :func:`knocked_beside_table_cells`: a cube standing out from the table just beyond the grid beside an
   outlined cell of about the table's colour (its cell, the table's print or shadow taken for a cube), unless it
   has a mate (:func:`line_mates`: a shape of its colour beside it on its line beyond the grid, in no cube's
-  colour: a line of the cubes' cast shadows);
+  colour: a line of the cubes' cast shadows); :func:`cube_between_cells`: a shape standing out from the table
+  inside the grid, off every cell, in a colour none of the cells beside it shows (a cube pushed off its cell);
   :func:`foreign_cells`: a cell far from every palette colour and like a gap beside it (a hand over the grid);
   :func:`box_contents`: every cube in the game's box, the most a pattern can show of each colour;
   :func:`lines_beyond`: a full line of cube-like points beyond the grid while the grid's far line shows no
@@ -674,6 +675,41 @@ def knocked_beside_table_cells(
     if found and settings.knocked_line_mates:  # ...and not one of a line of cast shadows
         found = [p for p in found if not line_mates(p, surroundings, settings)]
     return found
+
+
+def cube_between_cells(
+    cands: Any, cubes: Sequence[Any], surroundings: GridSurroundings, settings: Any
+) -> tuple[float, float] | None:
+    """A cube inside the grid that the lattice does not hold: a candidate of the grid's size (``cands``) on no
+    cell, standing out from the table (``contrast`` at least ``between_contrast``), at least ``between_offset``
+    pitches from every cell's centre, whose colour (sampled as a cube's, in the grid's light) lies at least
+    ``between_delta_e`` (CIE76) from every read cube of the cells it lies between (those less than a pitch from
+    it along both of the lattice's axes). Its point, or None. A cube pushed a third of a pitch along its column
+    leaves its cell to its cast shadow, read as a gray cube (63004 0025: a red cube 0.42 pitches below its cell,
+    contrast 36.2, 74 from the two gray cells it lies between); a second candidate of a cube read in its own
+    cell lies within 23 of that cube's colour, the cast shadows and gaps a third of a pitch off stand out less
+    (contrast up to 21)."""
+    if settings.between_contrast == math.inf or len(cands.xy) == 0:
+        return None
+    grid = surroundings.grid
+    taken = {int(k) for row in grid.cell_candidate for k in row if k >= 0}
+    qs = grid.lattice_coords(cands.xy)
+    read = {(c.row, c.col): np.asarray(c.lab, dtype=np.float64) for c in cubes if c.colour and c.lab is not None}
+    pitch = grid.pitch
+    for k in np.nonzero(np.asarray(cands.contrast) >= settings.between_contrast)[0]:
+        col, row = (float(v) for v in qs[k])
+        if int(k) in taken or not (-0.5 <= col <= 2.5 and -0.5 <= row <= 2.5):
+            continue
+        off = math.hypot(col - round(min(2.0, max(0.0, col))), row - round(min(2.0, max(0.0, row))))
+        between = [lab for (r, c), lab in read.items() if abs(col - c) < 1 and abs(row - r) < 1]
+        if off < settings.between_offset or not between:
+            continue
+        rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+        colour = surroundings.sample_fn(surroundings.frame_bgr, cands.xy[k], rad) * surroundings.gains
+        lab = linear_rgb_to_lab(colour)
+        if min(float(np.linalg.norm(lab - other)) for other in between) >= settings.between_delta_e:
+            return float(cands.xy[k][0]), float(cands.xy[k][1])
+    return None
 
 
 def line_mates(point: Any, surroundings: GridSurroundings, settings: Any) -> bool:
