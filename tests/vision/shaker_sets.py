@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import pytest
 
+import vision.shaker as shaker
 from vision.colour import Palette
 from vision.shaker_scene import render_scene_set
 
@@ -23,6 +25,20 @@ def set_scene(seed: int, index: int, frames: Mapping[int, int] | None = None) ->
     """The set's INDEX.png and its truth. ``frames`` (seed -> how many of its frames to make, past the last index a
     test file uses): several frames of one seed are then made once; without it, the first ``index + 1``."""
     return _scenes(seed, frames[seed] if frames else index + 1)[index]
+
+
+def spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
+    """Every answer of the reader's ``name`` (a function :mod:`vision.shaker` imports) while the test reads."""
+    answers: list[Any] = []
+    real = getattr(shaker, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        answer = real(*args, **kwargs)
+        answers.append(answer)
+        return answer
+
+    monkeypatch.setattr(shaker, name, spy)
+    return answers
 
 
 def faint_cells(reading: Any) -> list[tuple[int, int]]:

@@ -12,7 +12,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import vision.shaker as shaker
 from vision.colour import default_palette
 from vision.shaker import (
     DEFAULT_SETTINGS,
@@ -23,7 +22,7 @@ from vision.shaker import (
 )
 from vision.shaker_checks import GridSurroundings, cube_between_cells
 
-from .shaker_sets import set_scene
+from .shaker_sets import set_scene, spied
 
 OFF = replace(DEFAULT_SETTINGS, between_contrast=float("inf"))
 
@@ -38,14 +37,7 @@ def test_a_pushed_cube_between_cells_is_out_of_line(monkeypatch: pytest.MonkeyPa
     before = read_shaker(frame_bgr, settings=OFF)
     assert before.valid and before.pattern != truth["pattern"]
     assert before.pattern[0][2] == "gray" and truth["pattern"][0][2] == "red"
-    answers: list[object] = []
-    real = shaker.cube_between_cells
-
-    def spy(*args: object, **kwargs: object) -> object:
-        answers.append(real(*args, **kwargs))
-        return answers[-1]
-
-    monkeypatch.setattr(shaker, "cube_between_cells", spy)
+    answers = spied(monkeypatch, "cube_between_cells")
     reading = read_shaker(frame_bgr)
     assert any(a is not None for a in answers)
     assert reading.valid and reading.pattern == truth["pattern"]

@@ -12,27 +12,12 @@ from typing import Any
 
 import pytest
 
-import vision.shaker as shaker
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
 from vision.shaker_checks import nearer_the_palette
 
-from .shaker_sets import set_scene
+from .shaker_sets import set_scene, spied
 
 OFF = replace(DEFAULT_SETTINGS, beyond_palette_gain=0.0)
-
-
-def _spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
-    """Every answer of the reader's ``name`` (a function it imports) while the test reads."""
-    answers: list[Any] = []
-    real = getattr(shaker, name)
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        answer = real(*args, **kwargs)
-        answers.append(answer)
-        return answer
-
-    monkeypatch.setattr(shaker, name, spy)
-    return answers
 
 
 def test_a_lattice_on_a_line_of_checks_moves_onto_the_cubes_beyond(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -44,7 +29,7 @@ def test_a_lattice_on_a_line_of_checks_moves_onto_the_cubes_beyond(monkeypatch: 
     before = read_shaker(frame_bgr, settings=OFF)
     assert before.valid and before.pattern != truth["pattern"]
     assert [row[1:] for row in before.pattern] == [row[:2] for row in truth["pattern"]]  # (a column off)
-    answers = _spied(monkeypatch, "nearer_the_palette")
+    answers = spied(monkeypatch, "nearer_the_palette")
     reading = read_shaker(frame_bgr)
     assert True in answers
     assert reading.valid and reading.pattern == truth["pattern"]
@@ -56,7 +41,7 @@ def test_a_right_lattice_whose_line_beyond_is_not_outlined_stays(monkeypatch: py
     shows no cubes' outlines: the grid stays and reads the pattern."""
     frame_bgr, truth = set_scene(60001, 26)
     assert truth["valid"] and truth["scene"]["table"] == "gingham"
-    answers = _spied(monkeypatch, "nearer_the_palette")
+    answers = spied(monkeypatch, "nearer_the_palette")
     reading = read_shaker(frame_bgr)
     assert True in answers
     assert reading.valid and reading.pattern == truth["pattern"]
@@ -68,8 +53,8 @@ def test_no_move_onto_a_line_that_repeats_the_table(monkeypatch: pytest.MonkeyPa
     and the pattern is refused."""
     frame_bgr, truth = set_scene(61004, 365)
     assert not truth["valid"] and truth["scene"]["table"] == "gingham"
-    palette_answers = _spied(monkeypatch, "nearer_the_palette")
-    repeat_answers = _spied(monkeypatch, "repeated_line")
+    palette_answers = spied(monkeypatch, "nearer_the_palette")
+    repeat_answers = spied(monkeypatch, "repeated_line")
     reading = read_shaker(frame_bgr)
     assert not reading.valid and reading.pattern is None
     assert True in palette_answers and True in repeat_answers
