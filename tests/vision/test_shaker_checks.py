@@ -93,8 +93,14 @@ def test_a_lattice_whose_cells_miss_the_cubes_faces_is_no_pattern():
     cubes' cast shadows above them: red and green read as two grays (a misread) without the check."""
     frame_bgr, truth = render_scene_set(random.Random(3030), 5)[4]
     assert truth["valid"]
-    without = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, max_median_offset=9.0))
+    off = replace(DEFAULT_SETTINGS, max_median_offset=9.0)
+    without = read_shaker(frame_bgr, settings=replace(off, between_contrast=float("inf")))
     assert without.valid and without.pattern != truth["pattern"]
+    # (the red and green cubes beside those cells, in colours neither gray shows, lie between the cells too: with only
+    # this check off, cube_between_cells refuses the lattice and the re-lattice reads the pattern)
+    between = read_shaker(frame_bgr, settings=off)
+    assert between.valid and between.pattern == truth["pattern"]
+    assert between.debug["relattice"]["refused"] == "a cube is out of line (between the grid's cells)"
     # (made_lattice off too: a lattice made at the cubes' pitch reads it as well)
     reading = read_shaker(frame_bgr, settings=replace(DEFAULT_SETTINGS, relattice=False, made_lattice=False))
     assert not reading.valid and reading.reason == "no pattern: the cubes' faces lie off the lattice's cells"

@@ -116,8 +116,13 @@ def test_a_lattice_stretched_onto_the_cubes_sides_is_read_again():
     it right."""
     frame_bgr, truth = set_scene(41027, 207, _FRAMES)
     assert truth["valid"]
-    off = read_shaker(frame_bgr, settings=_OFF)
+    off = read_shaker(frame_bgr, settings=replace(_OFF, between_contrast=math.inf))
     assert off.valid and off.pattern != truth["pattern"]  # (the reading before: wrong)
+    # (cube_between_cells sees a cube between the stretched lattice's cells too: with only this check off, it
+    # refuses that lattice and the made lattice reads the pattern)
+    between = read_shaker(frame_bgr, settings=_OFF)
+    assert between.valid and between.pattern == truth["pattern"]
+    assert between.debug["made_lattice"]["refused"] == "a cube is out of line (between the grid's cells)"
     reading = read_shaker(frame_bgr)
     assert reading.valid and reading.pattern == truth["pattern"]
     assert reading.debug["made_lattice"]["refused"] == "no pattern: the lattice is stretched against the cubes' faces"
