@@ -137,13 +137,18 @@ def test_a_lattice_stretched_onto_long_shadows_is_refused_and_the_cubes_read():
     lamp, the cubes' shadows long. The reader before took a lattice stretched along the rows onto them (0.21 against
     the faces: under face_spread_mismatch), four cells at 0.85-1.37 of the table in shade, and read three shadows as
     gray cubes where red ones lie. Refused there, the frame is read on its cubes. The stretched tier (three cells
-    within shadow_fit_stretched_delta_e on a lattice stretched shadow_fit_stretch or more) refuses it alone too."""
+    within shadow_fit_stretched_delta_e on a lattice stretched shadow_fit_stretch or more) refuses it alone too, and
+    so does cube_between_cells."""
     frame_bgr, truth = set_scene(33301, 156)
     assert truth["valid"] and truth["scene"]["table"] == "plain_light"
-    before = read_shaker(
-        frame_bgr, settings=replace(DEFAULT_SETTINGS, shadow_fit_wide_cells=10, shadow_fit_stretch=math.inf)
-    )
+    off = replace(DEFAULT_SETTINGS, shadow_fit_wide_cells=10, shadow_fit_stretch=math.inf)
+    before = read_shaker(frame_bgr, settings=replace(off, between_contrast=math.inf))
     assert before.valid and before.pattern != truth["cells"]
+    # (the red cubes beside the shadows read gray lie between the cells too: with only the two tiers off,
+    # cube_between_cells refuses the lattice and a lattice made at the cubes' pitch reads the pattern)
+    between = read_shaker(frame_bgr, settings=off)
+    assert between.valid and between.pattern == truth["cells"]
+    assert between.debug["made_lattice"]["refused"] == "a cube is out of line (between the grid's cells)"
     wide = DEFAULT_SETTINGS.shadow_fit_wide_delta_e
     fitted = [t for t in before.debug["cell_tests"] if t["cube"] and t["d_shadow"] < wide]
     assert len(fitted) >= DEFAULT_SETTINGS.shadow_fit_wide_cells
