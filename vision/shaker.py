@@ -153,6 +153,7 @@ from .shaker_checks import (
     cells_on_an_edge,
     cloth_cells,
     cube_between_cells,
+    cube_sample_radius,
     faceless_kept_on_plain,
     faceless_line,
     faceless_toned_cells,
@@ -3190,9 +3191,7 @@ def sample_cubes(
     pitch = grid.pitch
     cells = [(r, c, grid.cell_candidate[r][c]) for r in range(3) for c in range(3)]
     rads = {
-        i: max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
-        for i, (_, _, k) in enumerate(cells)
-        if k >= 0
+        i: cube_sample_radius(pitch, float(cands.radius[k]), settings) for i, (_, _, k) in enumerate(cells) if k >= 0
     }
     tops: dict[int, np.ndarray] = {}
     for rad in set(rads.values()):  # the faces of one radius sampled at once
@@ -3208,7 +3207,7 @@ def sample_radii(grid: Grid, cands: Candidates, settings: ShakerSettings = DEFAU
     """The sampling disk's radius (frame pixels) per cell, row by row (0 where the cell is empty)."""
     pitch = grid.pitch
     return [
-        max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k]))) if k >= 0 else 0.0
+        cube_sample_radius(pitch, float(cands.radius[k]), settings) if k >= 0 else 0.0
         for row in grid.cell_candidate
         for k in row
     ]
@@ -3613,7 +3612,7 @@ def out_of_line_cubes(
             p = cands.xy[k]
             if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
                 continue
-            rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+            rad = cube_sample_radius(pitch, float(cands.radius[k]), settings)
             lab = linear_rgb_to_lab(sample_top_face(frame_bgr, p, rad) * gains)
             if np.sqrt(((ref - lab) ** 2).sum(1)).min() > max_de:
                 continue

@@ -344,6 +344,12 @@ class GridSurroundings(NamedTuple):
     table_fn: Any = None  # frame points -> the table model's linear colours under them
 
 
+def cube_sample_radius(pitch: float, radius: float, settings: Any) -> float:
+    """The disk (frame pixels) a cube's top face is sampled in: ``sample_radius`` of the lattice's ``pitch``, at most
+    three quarters of its candidate's inscribed ``radius``, at least 1.5 pixels."""
+    return max(1.5, min(settings.sample_radius * pitch, 0.75 * radius))
+
+
 def knocked_beside_weak_cells(
     cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
 ) -> list[tuple[float, float]]:
@@ -397,7 +403,7 @@ def knocked_beside_weak_cells(
             p = xy[k]
             if any(np.hypot(p[0] - q[0], p[1] - q[1]) < 0.5 * pitch for q in found):
                 continue
-            rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+            rad = cube_sample_radius(pitch, float(cands.radius[k]), settings)
             lab = linear_rgb_to_lab(sample_fn(frame_bgr, p, rad) * gains)
             if np.sqrt(((palette_lab - lab) ** 2).sum(1)).min() > settings.stray_strict_delta_e:
                 continue
@@ -704,7 +710,7 @@ def cube_between_cells(
         between = [lab for (r, c), lab in read.items() if abs(col - c) < 1 and abs(row - r) < 1]
         if off < settings.between_offset or not between:
             continue
-        rad = max(1.5, min(settings.sample_radius * pitch, 0.75 * float(cands.radius[k])))
+        rad = cube_sample_radius(pitch, float(cands.radius[k]), settings)
         colour = surroundings.sample_fn(surroundings.frame_bgr, cands.xy[k], rad) * surroundings.gains
         lab = linear_rgb_to_lab(colour)
         if min(float(np.linalg.norm(lab - other)) for other in between) >= settings.between_delta_e:
