@@ -166,6 +166,7 @@ from .shaker_checks import (
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     line_mates,
+    line_median,
     lines_beyond,
     nearer_the_palette,
     nearer_the_table,
@@ -872,6 +873,20 @@ class ShakerSettings:
     # window gained 2.5 (43101 0471). Read with it, those 3254 frames: only 0323 changed. 0.0 or less: off (as before)
     beyond_palette_gain: float = 4.0
     beyond_palette_far_table: float = 15.0
+    # the lattice a line off, the line of cubes beyond its side not on the lattice's points (65001 0041: a gingham,
+    # the camera tilted 10.8 degrees, the lattice a column right of the cubes, its far column a dark check and the
+    # cubes' lit sides, read black, gray, gray; the cubes' first column a third of a pitch beyond the lattice's
+    # points there, two of its three cubes with no candidate: best_window's look saw no full line). faces_beyond:
+    # a side of best_window's look with some points like cubes and the others each holding a cube's top face
+    # (top_face: its centre within beyond_face_offset pitches of the point, beyond_face_min_extent..max_extent wide,
+    # its four edges clear (face_min_snr) and its colour not the table's tone (face_max_tone); sharpness not asked:
+    # a face turned off the lattice's angle, 0041's red cube 0.45) is a full line too. When the grid's far line is
+    # within beyond_palette_far_table of the table and its median d_palette at least beyond_face_gain above that
+    # line's (nearer_the_palette), the grid is doubted (refused: "the lattice a line off?"). 0041: 7.9 against 3.9.
+    # beyond_face_offset 0.0: off (as before); beyond_face_gain 0.0 or less: never
+    beyond_face_offset: float = 0.5
+    beyond_face_min_extent: float = 0.6
+    beyond_face_gain: float = 2.0
     # best_window's look after the refit (window_faces) moves the window by a row or column with one cube more
     # verified (not window_faces_gain) when it then holds nine and most of the line it moves onto show a cube's
     # outline (outlined_line: beyond_line_ring): the lattice a line off, its far line a shadow or the table's cell
@@ -2721,6 +2736,48 @@ def window_shifted(grid: Grid, points: Sequence[int], move: tuple[int, int]) -> 
     )
 
 
+def faces_beyond(
+    frame_bgr: np.ndarray,
+    grid: Grid,
+    cube: np.ndarray,
+    work_lab: np.ndarray,
+    scale: float,
+    settings: ShakerSettings = DEFAULT_SETTINGS,
+    ask: Callable[[list[tuple[int, int]]], bool] | None = None,
+) -> np.ndarray:
+    """best_window's 5 x 5 points that look like cubes (``cube``), with each side just around the window whose
+    points look like cubes only in part filled when every other point of it holds a cube's top face: the region of
+    the colour at the point (:func:`top_face`, ``work_lab`` the working Lab copy) centred within
+    ``beyond_face_offset`` pitches of it, ``beyond_face_min_extent`` to ``max_extent`` pitches wide, its four edges
+    clear (:func:`faces_show` at the face's centre, sharpness not asked: a cube turned off the lattice's angle). A
+    line of cubes beyond the grid that lies off the lattice's points (a lattice fitted a line off, its pitch a little
+    short). ``ask``: whether to look beyond a side, given the grid's line opposite it (its cells, row and column);
+    every side when None. ``beyond_face_offset`` 0.0 or less: ``cube`` as given."""
+    if settings.beyond_face_offset <= 0:
+        return cube
+    flat = np.asarray(cube, dtype=bool).ravel().copy()
+    any_sharpness = replace(settings, face_min_sharpness=0.0)
+    for side, opposite in _WINDOW_SIDES:
+        have = flat[side]
+        if have.all() or not have.any():
+            continue
+        if ask is not None and not ask([(k // 5 - 1, k % 5 - 1) for k in opposite]):
+            continue
+        for k in (k for k, h in zip(side, have.tolist(), strict=True) if not h):
+            point = np.asarray(grid.centre(k // 5 - 1, k % 5 - 1), dtype=np.float64)
+            face = top_face(work_lab, point, point, grid.pitch, scale, settings)
+            if (
+                face is None
+                or math.hypot(*(face[0] - point)) > settings.beyond_face_offset * grid.pitch
+                or not settings.beyond_face_min_extent <= face[1] <= settings.max_extent
+                or not faces_show(frame_bgr, grid, face[0][None], work_lab, scale, any_sharpness)[0][0]
+            ):
+                break
+        else:
+            flat[side] = True
+    return flat.reshape(np.shape(cube))
+
+
 _ONES_3 = np.ones((1, 3), np.float32)
 # best_window's 5 x 5 points: each side just around the window (top, bottom, left, right) and the window's row or
 # column opposite it
@@ -4513,6 +4570,27 @@ def _read(
                 ):
                     grid, cands, cell_tests = grid_m, cands_m, tests_m
                     break
+            else:
+                # a full line beyond found only by its cubes' top faces off the lattice's points (faces_beyond), the
+                # grid's far line like the table and the line beyond more like the pieces: the grid is doubted
+                plain = full_lines_beyond(window_look(grid, cands)["cube"])
+                faced = faces_beyond(
+                    frame_bgr,
+                    grid,
+                    window_look(grid, cands)["cube"],
+                    lab,
+                    scale,
+                    settings,
+                    # (only beyond a far line like the table: nearer_the_palette asks no other)
+                    lambda far, tests=cell_tests: (
+                        line_median(tests, far, "d_table", math.inf) <= settings.beyond_palette_far_table
+                    ),
+                )
+                for move, far, side in full_lines_beyond(faced):
+                    if (move, far, side) not in plain and nearer_the_palette(
+                        cell_tests, far, line_look(grid, cands, move)[2], side, settings, settings.beyond_face_gain
+                    ):
+                        line_off.append(grid)
         return grid, cands, cell_tests, around, j
 
     try:

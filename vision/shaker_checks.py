@@ -928,20 +928,22 @@ def nearer_the_palette(
     beyond_tests: Sequence[Mapping[str, Any]],
     beyond: Sequence[tuple[int, int]],
     settings: Any,
+    gain: float | None = None,
 ) -> bool:
     """Whether the grid's line ``far`` (its cells in ``far_tests``) looks like the table and the line of points just
     beyond the opposite side (``beyond``: those cells in ``beyond_tests``, the window moved onto them) like the
     pieces: the far line's median ``d_table`` (verify_cells', CIE76) at most ``beyond_palette_far_table`` and its
-    median ``d_palette`` at least ``beyond_palette_gain`` above the line beyond's. A gingham's checks about the
-    cubes' size, outlined by their print, taken for a line of cubes, the pattern's last line left outside (61002
-    0323: far line 10.1 from the table, 8.8 from the palette, the line beyond 4.0). ``beyond_palette_gain`` 0.0 or
-    less: never (off)."""
-    if settings.beyond_palette_gain <= 0:
+    median ``d_palette`` at least ``gain`` (``beyond_palette_gain`` unless given) above the line beyond's. A
+    gingham's checks about the cubes' size, outlined by their print, taken for a line of cubes, the pattern's last
+    line left outside (61002 0323: far line 10.1 from the table, 8.8 from the palette, the line beyond 4.0). A gain
+    of 0.0 or less: never (off)."""
+    gain = settings.beyond_palette_gain if gain is None else gain
+    if gain <= 0:
         return False
     return (
         line_median(far_tests, far, "d_table", math.inf) <= settings.beyond_palette_far_table
         and line_median(far_tests, far, "d_palette", math.inf)
-        >= line_median(beyond_tests, beyond, "d_palette", math.inf) + settings.beyond_palette_gain
+        >= line_median(beyond_tests, beyond, "d_palette", math.inf) + gain
     )
 
 
