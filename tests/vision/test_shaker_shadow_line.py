@@ -17,6 +17,8 @@ from vision.shaker_checks import off_palette_lines
 from .shaker_sets import set_scene
 
 OFF = replace(DEFAULT_SETTINGS, palette_line_delta_e=math.inf)
+# (and the later face-found line beyond, beyond_face_offset, which reads t41013 0434 right on its own too)
+BOTH_OFF = replace(OFF, beyond_face_offset=0.0)
 
 LEFT = ((0, 0), (1, 0), (2, 0))
 RIGHT = ((0, 2), (1, 2), (2, 2))
@@ -66,8 +68,15 @@ def test_a_gingham_frame_with_the_lattice_on_the_cubes_shadows_is_read_right():
     # pattern's left column outside: read wrong before; refused there, the re-reads find the real window
     frame, truth = set_scene(41013, 434)
     assert truth["valid"]
-    before = read_shaker(frame, settings=OFF)
+    before = read_shaker(frame, settings=BOTH_OFF)
     assert before.valid and before.pattern != truth["pattern"]
+    # (with only this check off, the pattern's left column is found by its faces beyond the lattice's left side, the
+    # shadows' column near the table: that lattice doubted, and the re-lattice reads the pattern)
+    faces = read_shaker(frame, settings=OFF)
+    assert faces.valid and faces.pattern == truth["pattern"]
+    assert faces.debug["relattice"]["refused"] == (
+        "no pattern: a line of cubes beyond the grid, its far line near the table (the lattice a line off?)"
+    )
     after = read_shaker(frame)
     assert after.valid and after.pattern == truth["pattern"]
 
