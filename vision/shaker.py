@@ -28,7 +28,9 @@ Each stage is a public function taking its settings (:class:`ShakerSettings`, on
   and the line beyond is (``beyond_line_ring``, :func:`vision.shaker_checks.lines_beyond`; still so after, the
   reading is refused); with the far line outlined too, it is refused when that line's faces are squashed across
   it against the middle line's (``far_line_squash``, :func:`squashed_far_line`: a puzzle cube at a slant, the
-  lattice a line off onto a side face). When the lattice so settled holds fewer than nine
+  lattice a line off onto a side face); a line of cubes beyond a side that lies off the lattice's points, found by
+  their top faces (:func:`faces_beyond`), refuses it when the grid's far line looks like the table and less like
+  the pieces (``beyond_face_gain``). When the lattice so settled holds fewer than nine
   cubes, the sizes' other lattices are verified too (gingham checks or a card can win the fit): one with
   two cubes more (or one more, every cube outlined) is settled the same way and wins if it still holds
   more. A cell of the table's colour and its gaps' colour is the table; a grid whose cells mostly look

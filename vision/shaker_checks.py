@@ -33,7 +33,9 @@ group of misreads on fresh generated sets (s3030, s6060, s9090, s1313, s4545; ch
   :func:`nearer_the_table`: such a line beyond while the grid's far line lies much nearer the table (the cubes'
   hard cast shadows with outlines read as gray or black cubes), moved or refused too; :func:`nearer_the_palette`:
   such a line beyond nearer the palette than the grid's far line, which looks like the table (a gingham's
-  outlined checks), moved onto when it holds outlined cubes that are no repeat of the table.
+  outlined checks), moved onto when it holds outlined cubes that are no repeat of the table; and with a gain of its
+  own (``beyond_face_gain``) for a line found only by its cubes' top faces off the lattice's points
+  (:func:`vision.shaker.faces_beyond`), refused.
 - :func:`faceless_toned_cells`: a cell in one of the table's own tones whose top face's four straight edges at
   the lattice's angle do not show (a checked cloth's or printed table's square in an empty or knocked-out cell).
 
