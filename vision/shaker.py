@@ -2758,7 +2758,7 @@ def faces_beyond(
     if settings.beyond_face_offset <= 0:
         return cube
     flat = np.asarray(cube, dtype=bool).ravel().copy()
-    any_sharpness = replace(settings, face_min_sharpness=0.0)
+    any_sharpness = None  # (the settings without face_min_sharpness: made only when a face is looked at)
     for side, opposite in _WINDOW_SIDES:
         have = flat[side]
         if have.all() or not have.any():
@@ -2768,6 +2768,8 @@ def faces_beyond(
         for k in (k for k, h in zip(side, have.tolist(), strict=True) if not h):
             point = np.asarray(grid.centre(k // 5 - 1, k % 5 - 1), dtype=np.float64)
             face = top_face(work_lab, point, point, grid.pitch, scale, settings)
+            if any_sharpness is None:
+                any_sharpness = replace(settings, face_min_sharpness=0.0)
             if (
                 face is None
                 or math.hypot(*(face[0] - point)) > settings.beyond_face_offset * grid.pitch
