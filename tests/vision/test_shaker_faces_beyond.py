@@ -17,7 +17,7 @@ import pytest
 
 from vision.colour import default_palette
 from vision.shaker import DEFAULT_SETTINGS, best_window, faces_beyond, read_shaker, table_difference
-from vision.shaker_checks import full_lines_beyond, nearer_the_palette
+from vision.shaker_checks import full_lines_beyond
 
 from .shaker_sets import set_scene, spied
 
@@ -69,23 +69,3 @@ def test_faces_beyond_fills_the_line_the_lattice_points_miss() -> None:
     right_column = [(0, 2), (1, 2), (2, 2)]
     assert (faces_beyond(frame_bgr, grid, cube, lab, scale, s, lambda far: far != right_column) == cube).all()
     assert (faces_beyond(frame_bgr, grid, cube, lab, scale, s, lambda far: far == right_column) == filled).all()
-
-
-def test_nearer_the_palette_takes_the_faces_gain() -> None:
-    """The face-found line's gain is asked of the same medians: 0041's far line 7.9 from the palette, the line
-    beyond 3.9; met at beyond_face_gain (2.0), not at beyond_palette_gain (4.0 plus a hair) or 0."""
-    far = ((0, 2), (1, 2), (2, 2))
-    beyond = ((0, 0), (1, 0), (2, 0))
-
-    def tests(d_table: list[float], d_palette: list[float], line: tuple[tuple[int, int], ...]) -> list[dict]:
-        return [
-            {"row": r, "col": c, "d_table": t, "d_palette": p}
-            for (r, c), t, p in zip(line, d_table, d_palette, strict=True)
-        ]
-
-    s = DEFAULT_SETTINGS
-    side_lit = tests([13.0, 11.6, 9.3], [11.4, 7.9, 5.3], far)  # (0041's far line)
-    cubes = tests([11.0, 58.7, 10.2], [3.3, 10.3, 3.9], beyond)
-    assert nearer_the_palette(side_lit, far, cubes, beyond, s, s.beyond_face_gain)
-    assert not nearer_the_palette(side_lit, far, cubes, beyond, s, 4.01)
-    assert not nearer_the_palette(side_lit, far, cubes, beyond, s, 0.0)

@@ -60,18 +60,22 @@ def test_no_move_onto_a_line_that_repeats_the_table(monkeypatch: pytest.MonkeyPa
     assert True in palette_answers and True in repeat_answers
 
 
+def _line_tests(
+    d_table: list[float], d_palette: list[float], line: tuple[tuple[int, int], ...]
+) -> list[dict[str, Any]]:
+    """Cell tests of one line's cells, with their ``d_table`` and ``d_palette``."""
+    return [
+        {"row": r, "col": c, "d_table": t, "d_palette": p}
+        for (r, c), t, p in zip(line, d_table, d_palette, strict=True)
+    ]
+
+
 def test_nearer_the_palette_reads_the_medians() -> None:
     """The far line's median d_table at most beyond_palette_far_table, its median d_palette beyond_palette_gain
     above the line beyond's; off at 0."""
     far = ((0, 0), (1, 0), (2, 0))
     beyond = ((0, 2), (1, 2), (2, 2))
-
-    def tests(d_table: list[float], d_palette: list[float], line: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
-        return [
-            {"row": r, "col": c, "d_table": t, "d_palette": p}
-            for (r, c), t, p in zip(line, d_table, d_palette, strict=True)
-        ]
-
+    tests = _line_tests
     s = DEFAULT_SETTINGS
     checks = tests([7.3, 13.1, 10.1], [6.1, 10.7, 8.8], far)  # (0323's far line)
     cubes = tests([8.0, 9.0, 30.0], [2.0, 4.0, 9.0], beyond)
@@ -81,3 +85,16 @@ def test_nearer_the_palette_reads_the_medians() -> None:
     assert not nearer_the_palette(checks, far, cubes, beyond, replace(s, beyond_palette_far_table=10.0))
     far_from_table = tests([7.3, 60.0, 60.0], [6.1, 10.7, 8.8], far)  # (a real line of cubes off the palette)
     assert not nearer_the_palette(far_from_table, far, cubes, beyond, s)
+
+
+def test_nearer_the_palette_takes_a_gain_of_its_own() -> None:
+    """A line found by its cubes' faces (faces_beyond) is asked the same medians at beyond_face_gain: 65001 0041's far
+    line 7.9 from the palette, the line beyond 3.9; met at 2.0, not at a gain over 4.0 or at 0."""
+    far = ((0, 2), (1, 2), (2, 2))
+    beyond = ((0, 0), (1, 0), (2, 0))
+    s = DEFAULT_SETTINGS
+    side_lit = _line_tests([13.0, 11.6, 9.3], [11.4, 7.9, 5.3], far)  # (0041's far line: a dark check, cubes' sides)
+    cubes = _line_tests([11.0, 58.7, 10.2], [3.3, 10.3, 3.9], beyond)
+    assert nearer_the_palette(side_lit, far, cubes, beyond, s, s.beyond_face_gain)
+    assert not nearer_the_palette(side_lit, far, cubes, beyond, s, 4.01)
+    assert not nearer_the_palette(side_lit, far, cubes, beyond, s, 0.0)
