@@ -168,7 +168,6 @@ from .shaker_checks import (
     knocked_beside_toned_cells,
     knocked_beside_weak_cells,
     line_mates,
-    line_median,
     lines_beyond,
     nearer_the_palette,
     nearer_the_table,
@@ -183,6 +182,7 @@ from .shaker_checks import (
     spotless_table_cells,
     table_cells,
     table_chroma_spread,
+    table_like_line,
     tone_shares,
     toned_open_cells,
     with_faint_cubes,
@@ -4577,18 +4577,17 @@ def _read(
             else:
                 # a full line beyond found only by its cubes' top faces off the lattice's points (faces_beyond), the
                 # grid's far line like the table and the line beyond more like the pieces: the grid is doubted
-                plain = full_lines_beyond(window_look(grid, cands)["cube"])
+                look_cube = window_look(grid, cands)["cube"]
+                plain = full_lines_beyond(look_cube)
                 faced = faces_beyond(
                     frame_bgr,
                     grid,
-                    window_look(grid, cands)["cube"],
+                    look_cube,
                     lab,
                     scale,
                     settings,
                     # (only beyond a far line like the table: nearer_the_palette asks no other)
-                    lambda far, tests=cell_tests: (
-                        line_median(tests, far, "d_table", math.inf) <= settings.beyond_palette_far_table
-                    ),
+                    lambda far, tests=cell_tests: table_like_line(tests, far, settings),
                 )
                 for move, far, side in full_lines_beyond(faced):
                     if (move, far, side) not in plain and nearer_the_palette(

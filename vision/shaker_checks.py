@@ -943,10 +943,16 @@ def nearer_the_palette(
     if gain <= 0:
         return False
     return (
-        line_median(far_tests, far, "d_table", math.inf) <= settings.beyond_palette_far_table
+        table_like_line(far_tests, far, settings)
         and line_median(far_tests, far, "d_palette", math.inf)
         >= line_median(beyond_tests, beyond, "d_palette", math.inf) + gain
     )
+
+
+def table_like_line(tests: Sequence[Mapping[str, Any]], line: Sequence[tuple[int, int]], settings: Any) -> bool:
+    """Whether the grid's ``line`` (its cells in ``tests``) lies near the table: its median ``d_table`` at most
+    ``beyond_palette_far_table`` (a far line :func:`nearer_the_palette` can find the table's)."""
+    return line_median(tests, line, "d_table", math.inf) <= settings.beyond_palette_far_table
 
 
 def faceless_toned_cells(
