@@ -2270,7 +2270,7 @@ def verify_cells(
     have = cell_k >= 0
     members = cell_k[have]
     med_r = _median(cands.radius[members]) if len(members) else grid.pitch / 3
-    radius = max(1.5, settings.sample_radius * grid.pitch)
+    radius = cube_sample_radius(grid.pitch, math.inf, settings)
     centres = grid._centres  # (9, 2)
     points = centres.copy()
     points[have] = cands.xy[members]
@@ -2658,7 +2658,7 @@ def best_window(
     off, on the cubes' shadows, is the usual case). Also returns how many lattice points just around the
     window look like cubes (a checked or printed table continues its lattice; a shake does not)."""
     tol = settings.lattice_tolerance * grid.pitch
-    radius = max(1.5, settings.sample_radius * grid.pitch)
+    radius = cube_sample_radius(grid.pitch, math.inf, settings)
     pts_a = grid.origin + _AROUND_CR[:, 0:1] * grid.col_step + _AROUND_CR[:, 1:2] * grid.row_step  # (25, 2)
     idx_a = np.full(25, -1)
     if len(cands.xy):
@@ -5341,7 +5341,7 @@ def calibrate_from_frame(
         raise CalibrationError(f"calibration: no complete 3 x 3 grid found ({reading.reason})")
     unrotated = _rotate([list(row) for row in pattern], (360 - rotation) % 360)
     names = [unrotated[cube.row][cube.col] for cube in reading.cubes]
-    radius = max(1.5, settings.sample_radius * grid.pitch)
+    radius = cube_sample_radius(grid.pitch, math.inf, settings)
     labs = [linear_rgb_to_lab(sample_top_face(frame_bgr, np.array(cube.xy), radius)) for cube in reading.cubes]
     return calibrate_palette(labs, names, base)
 

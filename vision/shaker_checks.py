@@ -348,7 +348,8 @@ class GridSurroundings(NamedTuple):
 
 def cube_sample_radius(pitch: float, radius: float, settings: Any) -> float:
     """The disk (frame pixels) a cube's top face is sampled in: ``sample_radius`` of the lattice's ``pitch``, at most
-    three quarters of its candidate's inscribed ``radius``, at least 1.5 pixels."""
+    three quarters of its candidate's inscribed ``radius`` (``math.inf`` for a point with no candidate: the
+    lattice's disk alone), at least 1.5 pixels."""
     return max(1.5, min(settings.sample_radius * pitch, 0.75 * radius))
 
 
@@ -675,7 +676,7 @@ def knocked_beside_table_cells(
     found = [p for p, k in zip(found, nearest, strict=True) if divmod(k, 3) in near]
     if found and table_fn is not None:  # ...and not the table under it darkened (a cube's crisp cast shadow)
         xy = np.array(found, dtype=np.float64)
-        rad = max(1.5, settings.sample_radius * grid.pitch)
+        rad = cube_sample_radius(grid.pitch, math.inf, settings)
         colours = np.array([sample_fn(frame_bgr, p, rad) for p in xy])
         lo, hi, step = settings.table_fit_shades
         d_fit, _ = shadow_fit(colours, table_fn(xy), gains, np.arange(lo, hi + 1e-9, step))
@@ -749,7 +750,7 @@ def line_mates(point: Any, surroundings: GridSurroundings, settings: Any) -> boo
     if not beside or settings.line_mate_delta_e <= 0:
         return False
     lattice = np.array([grid.origin + q[0] * grid.col_step + q[1] * grid.row_step for q in beside], dtype=np.float64)
-    rad = max(1.5, settings.sample_radius * grid.pitch)
+    rad = cube_sample_radius(grid.pitch, math.inf, settings)
     own = linear_rgb_to_lab(sample_fn(frame_bgr, np.asarray(point, dtype=np.float64), rad) * gains)
     if np.sqrt(((surroundings.palette_lab - own) ** 2).sum(1)).min() < settings.line_mate_min_palette:
         return False  # (a cube's own colour: two cubes of one colour side by side beyond a lattice a line off)
