@@ -1256,6 +1256,22 @@ class ShakerSettings:
     solid_max_spread: float = 2.0  # the cell's shadow region's own interquartile range at most (an even shadow)
     solid_off_cell: float = 0.5  # a candidate this far (pitches, either axis) from every cell's centre is off the grid
     solid_other_half: float = 0.55  # ...its square's half side left out (pitches; a knocked-out cube is turned)
+    # ...and the pattern's faint cube that a last look takes for the table stays on a plain table (table_is_plain)
+    # when its cast shadow agrees (vision.shaker_cube_look.faint_cube_kept_by_its_shadow): the cell read by
+    # faint_cubes, or as it reads one (d_table under faint_max_d_table, its colour within faint_max_d_palette of the
+    # palette, its edge map the cubes'), the only cell the look takes, the other eight cubes and none faint, and as
+    # cast_shadow_cells measures it its own shadow region at least faint_shadow_min_dark darker than the lit table
+    # (log linear lightness), the lit table's spread there at most faint_shadow_max_noise, the region even
+    # (solid_max_spread). solid_rel and solid_max_noise are not asked: solid_cubes_kept asks them of a cell no other
+    # cue vouches for. Measured (session 62) on the final lattices of the 7012 frames of 43001-47006, 43101-43106,
+    # 57001-67006 refused "8 cubes in the grid" (128 complete, 6884 incomplete): of the refused cells that pass
+    # faint_cubes' test (20 of complete patterns, 28 of incomplete ones) the complete patterns' were 0.42-1.61 darker
+    # in 10 (0.34 and below in the rest), the incomplete ones' 0.29 and below but one on a gingham (1.19: its dark
+    # checks). Read in the reader (with the shapes off the cells left out), the empty cells kept without the plain
+    # table asked were all on a gingham (62003 0031: 1.11 dark, the lit table's spread 0.82); the complete
+    # patterns' kept on a plain table had spreads 0.05-0.83. inf: off (the reader before)
+    faint_shadow_min_dark: float = 0.4
+    faint_shadow_max_noise: float = 0.9
     # A re-read's settling stopped once its lattice cannot be kept. A refused frame's re-reads (the
     # re-lattice's moves, the made lattices at about the refused pitch) mostly end "not kept" (settled back under
     # relattice_min_shift from the refused lattice, or leaving a plainly seen cube of it behind). After the refit
@@ -4648,6 +4664,12 @@ def _read(
         grid, cands = with_solid_cubes(frame_bgr, grid, cands, cell_tests, settings, shapes)
     face_points: dict[tuple[int, int], np.ndarray] = {}
 
+    def kept_solid(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """``cells`` a last look takes for the table, less those that cast a cube's shadow (:func:`solid_cubes_kept`,
+        the shapes off the grid's cells left out; on a plain table the pattern's faint cube whose shadow agrees)."""
+        plain = functools.partial(table_is_plain, _work, settings)
+        return solid_cubes_kept(frame_bgr, grid, cell_tests, cells, settings, shapes, plain)
+
     def face_region_of(cell: np.ndarray, cube: np.ndarray, pitch: float) -> FaceRegion | None:
         """:func:`_face_region` on the frame's Lab copy, made once per frame (the last checks' face measures)."""
         return _face_region_once(_work, cell, cube, pitch, settings)
@@ -4732,9 +4754,7 @@ def _read(
         )
         patches = [t for t in patches if (t["row"], t["col"]) in kept]
     if reason is None and patches:
-        kept = set(
-            solid_cubes_kept(frame_bgr, grid, cell_tests, [(t["row"], t["col"]) for t in patches], settings, shapes)
-        )
+        kept = set(kept_solid([(t["row"], t["col"]) for t in patches]))
         patches = [t for t in patches if (t["row"], t["col"]) in kept]
     if reason is None and patches:
         for t in patches:
@@ -4785,7 +4805,7 @@ def _read(
     if reason is None and empty:
         empty = faint_cubes_kept(frame_bgr, grid, cell_tests, empty, settings)
     if reason is None and empty:
-        empty = solid_cubes_kept(frame_bgr, grid, cell_tests, empty, settings, shapes)
+        empty = kept_solid(empty)
     if reason is None and empty:
         reason = _not_cubes(cell_tests, empty)  # cells of the table (lit, or in a cube's shadow)
     cloth = cloth_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
@@ -4816,7 +4836,7 @@ def _read(
         reason = "a cube is out of line (beside a cell with no outline of its own)"
     toned = toned_open_cells(cell_tests, grid, lab, scale, settings) if reason is None else []
     if toned:
-        toned = solid_cubes_kept(frame_bgr, grid, cell_tests, toned, settings, shapes)
+        toned = kept_solid(toned)
     if toned:
         reason = _not_cubes(cell_tests, toned)  # a cloth's check with no outline through an empty cell
     if reason is None and knocked_beside_toned_cells(cell_tests, surroundings, settings):
@@ -4838,7 +4858,7 @@ def _read(
         reason = "no pattern: a line of the cubes' shadows read as cubes, cubes beyond it (the lattice a line off)"
     spotless = spotless_table_cells(cell_tests, settings) if reason is None else []
     if spotless:
-        spotless = solid_cubes_kept(frame_bgr, grid, cell_tests, spotless, settings, shapes)
+        spotless = kept_solid(spotless)
     if spotless:
         reason = _not_cubes(cell_tests, spotless)  # the table's print or a check's edge, no cube's face
     if (
@@ -4866,7 +4886,7 @@ def _read(
     if open_table:
         open_table = faint_cubes_kept(frame_bgr, grid, cell_tests, open_table, settings)
     if open_table:
-        open_table = solid_cubes_kept(frame_bgr, grid, cell_tests, open_table, settings, shapes)
+        open_table = kept_solid(open_table)
     if open_table:
         reason = _not_cubes(cell_tests, open_table)  # cells of the table with next to no outline
     faceless = (
@@ -4889,7 +4909,7 @@ def _read(
     if faceless:
         faceless = faint_cubes_kept_by_two_cues(frame_bgr, grid, cell_tests, faceless, settings)
     if faceless:
-        faceless = solid_cubes_kept(frame_bgr, grid, cell_tests, faceless, settings, shapes)
+        faceless = kept_solid(faceless)
     if faceless:
         reason = _not_cubes(cell_tests, faceless)  # the table's print, no cube's face's edges
     repeated: list[tuple[int, int]] = []

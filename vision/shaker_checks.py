@@ -1162,7 +1162,7 @@ def faint_cubes_kept(
         and settings.faint_max_d_palette < float(cell_tests[i]["d_palette"]) <= settings.faint_bevel_max_d_palette
     )
     limit = settings.faint_bevel_max_d_palette if off_palette else settings.faint_max_d_palette
-    others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings, limit)
+    others = faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings, limit)
     if others is None:
         return list(cells)
     if off_palette and not _bevel_is_the_cubes(frame_bgr, grid, cell_tests, i, others, settings):
@@ -1172,7 +1172,7 @@ def faint_cubes_kept(
     return []
 
 
-def _faint_like_the_cubes(
+def faint_like_the_cubes(
     frame_bgr: np.ndarray,
     grid: Any,
     cell_tests: Sequence[Mapping[str, Any]],
@@ -1349,7 +1349,7 @@ def faint_cubes_kept_by_two_cues(
     i = cells[0][0] * 3 + cells[0][1]
     if cell_tests[i].get("faint") and settings.faint_kept_looks_self:
         return faint_cube_kept_by_its_bevel(frame_bgr, grid, cell_tests, i, list(cells), settings)
-    others = _faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings)
+    others = faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings)
     if others is None:
         return list(cells)
     if not _bevel_is_the_cubes(frame_bgr, grid, cell_tests, i, others, settings):

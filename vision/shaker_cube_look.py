@@ -16,13 +16,14 @@ resampled in the lattice's frame (so turn and tilt are undone, and the lamp's co
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import cv2
 import numpy as np
 
-from .shaker_checks import cubes_made_at
+from .shaker_checks import cubes_made_at, faint_like_the_cubes
 
 _DIRECTIONS = np.radians(np.arange(0.0, 360.0, 22.5))
 
@@ -315,13 +316,15 @@ def solid_cubes_kept(
     cells: Sequence[tuple[int, int]],
     settings: Any,
     others: np.ndarray | None = None,
+    plain: Callable[[], bool] | None = None,
 ) -> list[tuple[int, int]]:
     """``cells`` (row, col) that a last look takes for the table, less those that cast a cube's shadow: read so
     already (``solid_cube``: :func:`with_solid_cubes`) or now (:func:`cast_shadow_cells`, asked as it asks: at most
     ``solid_max_cells`` cells, each within ``solid_max_d_palette`` of a palette colour). A look's colour and
     outline tell a cube of the table's colour from the table no better than the cell test did; its shadow does.
-    Kept cells are marked ``solid_cube``; ``others``: as :func:`cast_shadow_cells` takes them. Unchanged with
-    ``solid_cubes`` off."""
+    Kept cells are marked ``solid_cube``; ``others``: as :func:`cast_shadow_cells` takes them. With ``plain`` (whether
+    the frame's table is plain, asked only then), the pattern's faint cube whose shadow agrees is kept too
+    (:func:`faint_cube_kept_by_its_shadow`). Unchanged with ``solid_cubes`` off."""
     if not settings.solid_cubes or not cells or len(cell_tests) != 9:
         return list(cells)
     index = [r * 3 + c for r, c in cells]
@@ -330,6 +333,51 @@ def solid_cubes_kept(
     palette_like = all(float(cell_tests[i]["d_palette"]) <= settings.solid_max_d_palette for i in ask)
     if ask and len(ask) <= settings.solid_max_cells and palette_like:
         solid |= set(cast_shadow_cells(frame_bgr, grid, cell_tests, ask, settings, others))
+        left = [i for i in ask if i not in solid]
+        if plain is not None:
+            solid |= set(faint_cube_kept_by_its_shadow(frame_bgr, grid, cell_tests, left, settings, plain))
     for i in solid:
         cell_tests[i]["solid_cube"] = True
     return [(r, c) for (r, c), i in zip(cells, index, strict=True) if i not in solid]
+
+
+def faint_cube_kept_by_its_shadow(
+    frame_bgr: np.ndarray,
+    grid: Any,
+    cell_tests: Sequence[dict[str, Any]],
+    ask: Sequence[int],
+    settings: Any,
+    plain: Callable[[], bool],
+) -> list[int]:
+    """Of ``ask`` (cells :func:`cast_shadow_cells` just measured and did not take), the pattern's faint cube whose
+    shadow agrees: the only cell asked, the other eight cubes and none faint; the cell read by
+    :func:`vision.shaker_checks.faint_cubes` (marked ``faint``) or, nearer the table than ``faint_max_d_table``, as
+    it reads one (its colour within ``faint_max_d_palette`` of the palette, its edge map the cubes'); its measured
+    ``solid`` at least ``faint_shadow_min_dark`` dark, the lit table's spread at most ``faint_shadow_max_noise`` and
+    the region's at most ``solid_max_spread``; the table plain (``plain()``, asked last: a gingham's dark checks
+    darken an empty cell's shadow region as a cube's shadow would). Two cues agree where the shadow alone is asked
+    more (``solid_rel``, ``solid_max_noise``). The kept cell is marked ``faint``."""
+    if len(ask) != 1 or len(cell_tests) != 9 or settings.faint_shadow_min_dark == math.inf:
+        return []
+    i = ask[0]
+    test = cell_tests[i]
+    solid = test.get("solid")
+    if solid is None:
+        return []
+    dark, _, noise, spread = (float(v) for v in solid)
+    if dark < settings.faint_shadow_min_dark or noise > settings.faint_shadow_max_noise:
+        return []
+    if spread > settings.solid_max_spread:
+        return []
+    others = [t for j, t in enumerate(cell_tests) if j != i]
+    if not all(t["cube"] and not t.get("faint") for t in others):
+        return []
+    if not test.get("faint"):
+        if float(test["d_table"]) >= settings.faint_max_d_table:
+            return []
+        if faint_like_the_cubes(frame_bgr, grid, cell_tests, i, settings) is None:
+            return []
+    if not plain():
+        return []
+    test["faint"] = True
+    return [i]
