@@ -1256,22 +1256,27 @@ class ShakerSettings:
     solid_max_spread: float = 2.0  # the cell's shadow region's own interquartile range at most (an even shadow)
     solid_off_cell: float = 0.5  # a candidate this far (pitches, either axis) from every cell's centre is off the grid
     solid_other_half: float = 0.55  # ...its square's half side left out (pitches; a knocked-out cube is turned)
-    # ...and the pattern's faint cube that a last look takes for the table stays on a plain table (table_is_plain)
-    # when its cast shadow agrees (vision.shaker_cube_look.faint_cube_kept_by_its_shadow): the cell read by
-    # faint_cubes, or as it reads one (d_table under faint_max_d_table, its colour within faint_max_d_palette of the
-    # palette, its edge map the cubes'), the only cell the look takes, the other eight cubes and none faint, and as
-    # cast_shadow_cells measures it its own shadow region at least faint_shadow_min_dark darker than the lit table
-    # (log linear lightness), the lit table's spread there at most faint_shadow_max_noise, the region even
-    # (solid_max_spread). solid_rel and solid_max_noise are not asked: solid_cubes_kept asks them of a cell no other
-    # cue vouches for. Measured (session 62) on the final lattices of the 7012 frames of 43001-47006, 43101-43106,
-    # 57001-67006 refused "8 cubes in the grid" (128 complete, 6884 incomplete): of the refused cells that pass
-    # faint_cubes' test (20 of complete patterns, 28 of incomplete ones) the complete patterns' were 0.42-1.61 darker
-    # in 10 (0.34 and below in the rest), the incomplete ones' 0.29 and below but one on a gingham (1.19: its dark
-    # checks). Read in the reader (with the shapes off the cells left out), the empty cells kept without the plain
-    # table asked were all on a gingham (62003 0031: 1.11 dark, the lit table's spread 0.82); the complete
-    # patterns' kept on a plain table had spreads 0.05-0.83. inf: off (the reader before)
+    # ...and the pattern's faint cube that a last look takes for the table stays on a table of no busy print (the
+    # frame's mean_edge_strength at most faint_shadow_max_edges) when its cast shadow agrees
+    # (vision.shaker_cube_look.faint_cube_kept_by_its_shadow): the cell read by faint_cubes, or as it reads one
+    # (d_table under faint_max_d_table, its colour within faint_max_d_palette of the palette, its edge map the
+    # cubes'), the only cell the look takes, the other eight cubes and none faint, and as cast_shadow_cells measures
+    # it its own shadow region at least faint_shadow_min_dark darker than the lit table (log linear lightness), the
+    # lit table's spread there at most faint_shadow_max_noise, the region even (solid_max_spread). solid_rel and
+    # solid_max_noise are not asked: solid_cubes_kept asks them of a cell no other cue vouches for. Measured
+    # (session 62) on the final lattices of the 7012 frames of 43001-47006, 43101-43106, 57001-67006 refused "8
+    # cubes in the grid" (128 complete, 6884 incomplete): of the refused cells that pass faint_cubes' test (20 of
+    # complete patterns, 28 of incomplete ones) the complete patterns' were 0.42-1.61 darker in 10 (0.34 and below
+    # in the rest), the incomplete ones' 0.29 and below but one on a gingham (1.19: its dark checks). Read in the
+    # reader (with the shapes off the cells left out), the empty cells kept without the table's print asked were all
+    # on a gingham (62003 0031: 1.11 dark, the lit table's spread 0.82; mean edge strength 5.4, 64006 0168 7.7,
+    # 65005 0148 9.7); the complete patterns' kept on plain tables had spreads 0.05-0.83 and mean edge strengths
+    # 0.55-1.36. 3.5: between the other tables' (up to 3.2) and the ginghams' (4.8 and more); table_is_plain is not
+    # asked (a busy table's re-read lowers its factor: 62003 0031 there "plain"). faint_shadow_min_dark inf: off
+    # (the reader before)
     faint_shadow_min_dark: float = 0.4
     faint_shadow_max_noise: float = 0.9
+    faint_shadow_max_edges: float = 3.5
     # A re-read's settling stopped once its lattice cannot be kept. A refused frame's re-reads (the
     # re-lattice's moves, the made lattices at about the refused pitch) mostly end "not kept" (settled back under
     # relattice_min_shift from the refused lattice, or leaving a plainly seen cube of it behind). After the refit
@@ -4666,8 +4671,12 @@ def _read(
 
     def kept_solid(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """``cells`` a last look takes for the table, less those that cast a cube's shadow (:func:`solid_cubes_kept`,
-        the shapes off the grid's cells left out; on a plain table the pattern's faint cube whose shadow agrees)."""
-        plain = functools.partial(table_is_plain, _work, settings)
+        the shapes off the grid's cells left out; on a table of no busy print, its mean edge strength at most
+        ``faint_shadow_max_edges``, the pattern's faint cube whose shadow agrees)."""
+
+        def plain() -> bool:
+            return mean_edge_strength(_work) <= settings.faint_shadow_max_edges
+
         return solid_cubes_kept(frame_bgr, grid, cell_tests, cells, settings, shapes, plain)
 
     def face_region_of(cell: np.ndarray, cube: np.ndarray, pitch: float) -> FaceRegion | None:
@@ -5215,9 +5224,15 @@ def table_is_plain(work: _FrameWork, settings: ShakerSettings = DEFAULT_SETTINGS
     :func:`find_cubes`' threshold above ``response_min``, as a gingham's checks do. On a plain table an empty cell
     has no print to outline, so a cube of the table's colour is not a check read as one (:func:`made_table_cells`);
     on a busy one the cubes' own size may go unfound (:func:`busy_table_reading`)."""
+    return settings.response_noise_factor * mean_edge_strength(work) <= settings.response_min
+
+
+def mean_edge_strength(work: _FrameWork) -> float:
+    """The frame's mean edge strength (:func:`edge_strength`, from the work's integral image): a table's print
+    lifts it (batch 68's first 80 frames a set: plain tables 0.3-1.8, printed mats 0.8-2.9, wood and cloth
+    1.3-3.2, ginghams 4.8-13)."""
     g_sum = work.g_sum
-    edges = g_sum[-1, -1] / ((g_sum.shape[0] - 1) * (g_sum.shape[1] - 1))  # (the mean edge strength)
-    return settings.response_noise_factor * float(edges) <= settings.response_min
+    return float(g_sum[-1, -1] / ((g_sum.shape[0] - 1) * (g_sum.shape[1] - 1)))
 
 
 def made_table_cells(work: _FrameWork, near: bool, settings: ShakerSettings = DEFAULT_SETTINGS) -> int:

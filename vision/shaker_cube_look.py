@@ -323,7 +323,7 @@ def solid_cubes_kept(
     ``solid_max_cells`` cells, each within ``solid_max_d_palette`` of a palette colour). A look's colour and
     outline tell a cube of the table's colour from the table no better than the cell test did; its shadow does.
     Kept cells are marked ``solid_cube``; ``others``: as :func:`cast_shadow_cells` takes them. With ``plain`` (whether
-    the frame's table is plain, asked only then), the pattern's faint cube whose shadow agrees is kept too
+    the frame's table shows no busy print, asked only then), the pattern's faint cube whose shadow agrees is kept too
     (:func:`faint_cube_kept_by_its_shadow`). Unchanged with ``solid_cubes`` off."""
     if not settings.solid_cubes or not cells or len(cell_tests) != 9:
         return list(cells)
@@ -354,9 +354,9 @@ def faint_cube_kept_by_its_shadow(
     :func:`vision.shaker_checks.faint_cubes` (marked ``faint``) or, nearer the table than ``faint_max_d_table``, as
     it reads one (its colour within ``faint_max_d_palette`` of the palette, its edge map the cubes'); its measured
     ``solid`` at least ``faint_shadow_min_dark`` dark, the lit table's spread at most ``faint_shadow_max_noise`` and
-    the region's at most ``solid_max_spread``; the table plain (``plain()``, asked last: a gingham's dark checks
-    darken an empty cell's shadow region as a cube's shadow would). Two cues agree where the shadow alone is asked
-    more (``solid_rel``, ``solid_max_noise``). The kept cell is marked ``faint``."""
+    the region's at most ``solid_max_spread``; the table of no busy print (``plain()``, asked last: a gingham's dark
+    checks darken an empty cell's shadow region as a cube's shadow would). Two cues agree where the shadow alone is
+    asked more (``solid_rel``, ``solid_max_noise``). The kept cell is marked ``faint``."""
     if len(ask) != 1 or len(cell_tests) != 9 or settings.faint_shadow_min_dark == math.inf:
         return []
     i = ask[0]

@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import pytest
 
 import vision.shaker as shaker
 from vision.shaker import DEFAULT_SETTINGS, read_shaker
@@ -98,12 +97,13 @@ def test_an_empty_cell_whose_shadow_is_too_faint_stays_refused() -> None:
     assert looser.valid
 
 
-def test_an_empty_cell_on_a_gingham_is_not_kept_by_the_checks_darkness(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_empty_cell_on_a_gingham_is_not_kept_by_the_checks_darkness() -> None:
     """s62003 0031 (an incomplete pattern on a gingham: row 2, columns 2 and 3 empty): the empty cell at column 3
     passes the faint look's colour and edge tests and a last look takes it for the table. Where its cube's shadow
     would fall lie the gingham's dark checks, 1.11 darker than the lit table around it, which is even there (0.82):
-    as a cube's shadow. The table is not plain, so the cell is not kept. Taken for plain there (the keeper's
-    ``plain`` answering True) it would be: the reading then counts 7 cubes, the empty cell read as one."""
+    as a cube's shadow. The gingham's print lifts the frame's mean edge strength past ``faint_shadow_max_edges``, so
+    the cell is not kept. With no bound on the table's edges it would be: the reading then counts 7 cubes, the empty
+    cell read as one."""
     frame_bgr, truth = set_scene(62003, 31)
     assert not truth["valid"] and truth["scene"]["table"] == "gingham" and truth["cells"][1][2] is None
     reading = read_shaker(frame_bgr)
@@ -113,12 +113,8 @@ def test_an_empty_cell_on_a_gingham_is_not_kept_by_the_checks_darkness(monkeypat
     s = DEFAULT_SETTINGS
     assert dark >= s.faint_shadow_min_dark and noise <= s.faint_shadow_max_noise
     assert not cell.get("solid_cube")
-    real = shaker.solid_cubes_kept
-
-    def taken_for_plain(*args: Any, **kwargs: Any) -> Any:
-        return real(*args[:6], lambda: True)
-
-    monkeypatch.setattr(shaker, "solid_cubes_kept", taken_for_plain)
-    taken_plain = read_shaker(frame_bgr)
+    edges = shaker.mean_edge_strength(shaker._frame_work(frame_bgr, DEFAULT_SETTINGS))
+    assert edges > s.faint_shadow_max_edges
+    taken_plain = read_shaker(frame_bgr, settings=replace(s, faint_shadow_max_edges=float("inf")))
     assert not taken_plain.valid and taken_plain.reason == "7 cubes in the grid"
     assert taken_plain.debug["cell_tests"][5].get("solid_cube")
