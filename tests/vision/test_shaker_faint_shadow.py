@@ -1,11 +1,12 @@
-"""A faint cube kept by its shadow (``faint_shadow_min_dark``, ``faint_shadow_max_noise``,
+"""A faint cube kept by its shadow (``faint_shadow_min_dark``, ``faint_shadow_max_noise``, ``faint_shadow_max_edges``,
 :func:`vision.shaker_cube_look.faint_cube_kept_by_its_shadow`).
 
 A cube of about the table's colour (white on a light table, black on a dark one) that the cell test or the faint
 look reads is often taken for the table again by a last look: its colour is one of the table's tones and its face's
 edges hardly show. Its edge map is the cubes' and it throws a cube's shadow, yet that shadow missed
 ``solid_cubes_kept``'s own bounds (its darkness against the cubes' shadows, ``solid_rel``, or the lit table's
-spread, ``solid_max_noise``), which a cell with no other cue must meet. Two cues agreeing, a looser shadow will do.
+spread, ``solid_max_noise``), which a cell with no other cue must meet. Two cues agreeing, a looser shadow will do,
+where the table shows no busy print (a gingham's dark checks fall where an empty cell's shadow would).
 """
 
 from __future__ import annotations
