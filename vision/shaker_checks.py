@@ -1324,10 +1324,19 @@ def faint_cube_kept_by_its_bevel(
     """``cells`` (the one cell ``i`` a last look takes for the table), less that cell when it is the pattern's faint
     cube (read by :func:`faint_cubes`: its colour is the table's, so the look's finding is no news) and a second
     cue agrees: its bevel lines are the other eight cubes' (:func:`bevel_like_the_cubes`)."""
-    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
-    if len(others) != 8 or any(cell_tests[j].get("faint") for j in others):
+    others = other_cubes_none_faint(cell_tests, i)
+    if others is None:
         return cells
     return [] if _bevel_is_the_cubes(frame_bgr, grid, cell_tests, i, others, settings) else cells
+
+
+def other_cubes_none_faint(cell_tests: Sequence[Mapping[str, Any]], i: int) -> list[int] | None:
+    """The other eight cells (indices) when each is a cube and none ``faint`` (one faint cube a pattern: cell ``i``
+    may be it); None otherwise."""
+    others = [j for j, t in enumerate(cell_tests) if j != i and t["cube"]]
+    if len(others) != 8 or any(cell_tests[j].get("faint") for j in others):
+        return None
+    return others
 
 
 def faint_cubes_kept_by_two_cues(

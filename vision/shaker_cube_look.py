@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .shaker_checks import cubes_made_at, faint_like_the_cubes
+from .shaker_checks import cubes_made_at, faint_like_the_cubes, other_cubes_none_faint
 
 _DIRECTIONS = np.radians(np.arange(0.0, 360.0, 22.5))
 
@@ -333,8 +333,8 @@ def solid_cubes_kept(
     palette_like = all(float(cell_tests[i]["d_palette"]) <= settings.solid_max_d_palette for i in ask)
     if ask and len(ask) <= settings.solid_max_cells and palette_like:
         solid |= set(cast_shadow_cells(frame_bgr, grid, cell_tests, ask, settings, others))
-        left = [i for i in ask if i not in solid]
         if plain is not None:
+            left = [i for i in ask if i not in solid]
             solid |= set(faint_cube_kept_by_its_shadow(frame_bgr, grid, cell_tests, left, settings, plain))
     for i in solid:
         cell_tests[i]["solid_cube"] = True
@@ -369,8 +369,7 @@ def faint_cube_kept_by_its_shadow(
         return []
     if spread > settings.solid_max_spread:
         return []
-    others = [t for j, t in enumerate(cell_tests) if j != i]
-    if not all(t["cube"] and not t.get("faint") for t in others):
+    if other_cubes_none_faint(cell_tests, i) is None:
         return []
     if not test.get("faint"):
         if float(test["d_table"]) >= settings.faint_max_d_table:
