@@ -62,20 +62,24 @@ class TimedReader:
         self._mark = 0.0  # (when the feed's work began, or its last wait ended)
         self._waited = 0.0  # (the feed's waits so far)
 
-    def _catch_up(self) -> None:
-        """Wait (k - 1) times the work done since the last wait."""
+    def _catch_up(self) -> float:
+        """Wait (k - 1) times the work done since the last wait; the time it ended (one clock read: the wait's end,
+        the next stretch of work's start and, at a feed's end, the feed's end are the same instant, so no sliver
+        between them counts as work that no wait paid for)."""
         now = time.perf_counter()
+        end = now
         if self.slowdown > 1.0:
             time.sleep((self.slowdown - 1.0) * (now - self._mark))
-            self._waited += time.perf_counter() - now
-        self._mark = time.perf_counter()
+            end = time.perf_counter()
+            self._waited += end - now
+        self._mark = end
+        return end
 
     def feed(self, frame_bgr: np.ndarray, t: float) -> list[Any]:
         start = self._mark = time.perf_counter()
         self._waited = 0.0
         events = list(self.reader.feed(frame_bgr, t))
-        self._catch_up()
-        elapsed = time.perf_counter() - start
+        elapsed = self._catch_up() - start
         with self._lock:
             self.work_seconds.append(elapsed - self._waited)
             self.seconds.append(elapsed)
