@@ -482,6 +482,54 @@ def run_make_grid_set(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_vary_set(args: argparse.Namespace) -> int:
+    """Each image of a labelled folder written again as every variant (:mod:`vision.shaker_variants`), one folder
+    per variant with its truth (and the folder's palette.json, when it has one)."""
+    from .shaker_variants import VARIANT_NAMES, vary
+
+    names = tuple(n for n in args.variants.split(",") if n) if args.variants else VARIANT_NAMES
+    src = Path(args.src)
+    try:
+        unknown = [n for n in names if n not in VARIANT_NAMES]
+        if unknown or not names:
+            raise InputError(f"--variants: expected some of {', '.join(VARIANT_NAMES)}")
+        truth = _read_json(src / "truth.json")
+        if not isinstance(truth, dict) or not truth:
+            raise InputError(f"{src / 'truth.json'}: expected an object mapping image names to their truth")
+        for name, t in truth.items():
+            if not isinstance(t, dict) or "valid" not in t:
+                raise InputError(f"{src / 'truth.json'}: {name}: expected {{'valid': ..., 'pattern': ...}}")
+        for name in truth:  # (every image read once first: a bad one stops the command before it writes anything)
+            try:
+                read_image(src / name)
+            except VisionError as e:
+                raise InputError(str(e)) from None
+    except InputError as e:
+        print(f"shakecity vary-shaker-set: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = _out_folder(args.out, "vary-shaker-set")
+    if out is None:
+        return EXIT_BAD_INPUT
+    folders = {n: out / n for n in names}
+    for folder in folders.values():
+        folder.mkdir(exist_ok=True)
+    varied: dict[str, dict[str, Any]] = {n: {} for n in names}
+    for i, (name, t) in enumerate(sorted(truth.items())):
+        frame_bgr = read_image(src / name)
+        pattern = t.get("pattern") if t["valid"] else None
+        for n, (frame_v, pattern_v) in vary(frame_bgr, pattern, names, seed=args.seed + i).items():
+            png = f"{Path(name).stem}.png"
+            cv2.imwrite(str(folders[n] / png), frame_v)
+            varied[n][png] = {"valid": bool(t["valid"]), "pattern": pattern_v}
+    palette = src / "palette.json"
+    for n, folder in folders.items():
+        (folder / "truth.json").write_text(json.dumps(varied[n], indent=1) + "\n", encoding="utf-8")
+        if palette.is_file():
+            (folder / "palette.json").write_bytes(palette.read_bytes())
+    print(f"{len(truth)} images written as {len(names)} variants to {out} ({', '.join(names)})")
+    return 0
+
+
 def _rotation(text: str) -> int:
     try:
         value = int(text)
@@ -532,6 +580,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=run_make_set)
+
+    p = sub.add_parser(
+        "vary-shaker-set",
+        help="write a labelled folder's images again, mirrored, turned, shrunk, lit, blurred, noisier, recompressed",
+    )
+    p.add_argument("src", metavar="SRC", help="a labelled folder (truth.json)")
+    p.add_argument("out", metavar="DIR", help="written: one labelled folder per variant")
+    p.add_argument("--variants", default="", help="a comma-separated list (default: all)")
+    p.add_argument("--seed", type=int, default=0, help="the added noise's (image i: seed + i)")
+    p.set_defaults(func=run_vary_set)
 
     p = sub.add_parser(
         "make-grid-set", help="write a labelled folder of other 3 x 3 grids (sticker colours) and their palette"
