@@ -74,9 +74,11 @@ def shrunk_in_place(frame_bgr: np.ndarray, factor: float) -> np.ndarray:
     return cv2.warpAffine(frame_bgr, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
-def exposed(frame_bgr: np.ndarray, gamma: float) -> np.ndarray:
-    """Each 8-bit value v made 255 (v / 255) ** gamma: under 1 a brighter exposure, over 1 a darker one."""
-    lut = np.clip(np.rint(255.0 * (np.arange(256) / 255.0) ** gamma), 0, 255).astype(np.uint8)
+def exposed(frame_bgr: np.ndarray, factor: float) -> np.ndarray:
+    """The frame as a camera exposing ``factor`` times as long would see it: each 8-bit value's linear light (a
+    2.2 power) times ``factor``, clipped at white, and back."""
+    linear = (np.arange(256) / 255.0) ** 2.2 * factor
+    lut = np.clip(np.rint(255.0 * np.minimum(linear, 1.0) ** (1 / 2.2)), 0, 255).astype(np.uint8)
     return cv2.LUT(frame_bgr, lut)
 
 
@@ -114,8 +116,8 @@ def _variants(seed: int) -> dict[str, tuple[Callable[[np.ndarray], np.ndarray], 
         "tilt+8": (lambda f: turned_on_grown_canvas(f, 8.0), _same),
         "tilt-8": (lambda f: turned_on_grown_canvas(f, -8.0), _same),
         "shrink85": (lambda f: shrunk_in_place(f, 0.85), _same),
-        "bright": (lambda f: exposed(f, 0.75), _same),
-        "dark": (lambda f: exposed(f, 1.35), _same),
+        "bright": (lambda f: exposed(f, 1.5), _same),
+        "dark": (lambda f: exposed(f, 0.6), _same),
         "warm": (lambda f: white_balanced(f, 0.85, 1.1), _same),
         "cool": (lambda f: white_balanced(f, 1.12, 0.88), _same),
         "noise": (lambda f: with_noise(f, 5.0, seed), _same),
