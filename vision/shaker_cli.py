@@ -447,7 +447,8 @@ def run_make_set(args: argparse.Namespace) -> int:
     if out is None:
         return EXIT_BAD_INPUT
     truth, meta = {}, {}
-    for i, (frame_bgr, t) in enumerate(render_scene_set(random.Random(args.seed), args.n)):
+    scenes = render_scene_set(random.Random(args.seed), args.n, fill_light=args.fill_light)
+    for i, (frame_bgr, t) in enumerate(scenes):
         name = f"{i:04d}.png"
         cv2.imwrite(str(out / name), frame_bgr)
         truth[name] = {"valid": t["valid"], "pattern": t["pattern"]}
@@ -579,6 +580,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("out", metavar="DIR")
     p.add_argument("--n", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--fill-light",
+        action="store_true",
+        help="shadows lit by a second light of another colour: darker, tinted and softer (as in photoreal renders)",
+    )
     p.set_defaults(func=run_make_set)
 
     p = sub.add_parser(

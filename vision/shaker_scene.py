@@ -59,6 +59,13 @@ def _kelvin_gains(kelvin: float) -> np.ndarray:
     return np.array([1.0 + 0.16 * t, 1.0, 1.0 - 0.16 * t], dtype=np.float32)
 
 
+def tinted_shade(shaded: np.ndarray, strength: float, tint: np.ndarray) -> np.ndarray:
+    """What a cast shadow leaves of the light, per channel (h, w, 3): 1 where ``shaded`` (0..1, the shadow's cover)
+    is 0; in full shadow (1) the fill light alone, ``(1 - strength)`` times its ``tint`` (BGR, the fill's colour
+    against the key light's)."""
+    return cv2.merge([1.0 - shaded * np.float32(1.0 - (1.0 - strength) * float(t)) for t in tint])
+
+
 def _noise(rng: random.Random, h: int, w: int, cells: int, nprng: np.random.Generator) -> np.ndarray:
     """Smooth noise in 0..1 at roughly ``cells`` blobs across."""
     sh, sw = max(2, cells * h // max(h, w)), max(2, cells)
@@ -201,13 +208,18 @@ def render_shake(
     covered: bool = False,
     colours: Mapping[str, tuple[float, float, float]] | None = None,
     clear_of_cubes: bool = True,
+    fill_light: bool = False,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """One frame of a shake result and its truth (see the module docstring).
 
     ``covered`` draws a hand or the box over the grid; ``colours`` (name -> CIELAB) paints other
     pieces than the game's cubes (the pattern then names those colours). Otherwise a hand or the box edge lies
     elsewhere in the frame, clear of the grid; ``clear_of_cubes=False`` lets them fall where they were drawn, over
-    the grid too (the generator before 2026-11-30: the tests' frames of a hand across the cubes).
+    the grid too (the generator before 2026-11-30: the tests' frames of a hand across the cubes). ``fill_light``: the
+    shadows lit by a second light of another colour (as under a lamp and a window, or a room's warm bulbs): darker
+    (0.45 to 0.8 of the light taken away), tinted towards the fill's colour and softer-edged, as in photoreal renders
+    (a hard lamp's shadow beside a cube then looks like a gray or black cube's face); off, the scenes and their
+    random draws are those of before.
     """
     cube_lab = dict(colours) if colours is not None else CUBE_LAB
     nprng = np.random.default_rng(rng.getrandbits(32))
@@ -285,6 +297,11 @@ def render_shake(
     shadow_len = 1.0 / math.tan(light_elev)
     shadow_strength = rng.uniform(0.25, 0.55)
     gains = _kelvin_gains(kelvin)
+    tint = np.ones(3, np.float32)  # the shadow's colour against the lit table's, per channel (BGR)
+    if fill_light:
+        fill_kelvin = rng.uniform(2700, 6500)
+        shadow_strength = rng.uniform(0.45, 0.8)
+        tint = _kelvin_gains(fill_kelvin) / gains
 
     # shadows on a mask, blurred once
     shadow = np.zeros((h, w), np.float32)
@@ -295,7 +312,7 @@ def render_shake(
         sbase, _, _ = _cube_polys(cam, tuple(off[0]), cube_mm, yaw)
         hull = cv2.convexHull(np.concatenate([base, sbase]).astype(np.float32))
         cv2.fillConvexPoly(shadow, np.round(hull).astype(np.int32), 1.0, cv2.LINE_AA)
-    blur = rng.choice([1, 3, 5])
+    blur = rng.choice([1, 3, 5]) if not fill_light else rng.choice([3, 5, 9])
     if blur > 1:
         shadow = cv2.GaussianBlur(shadow, (blur * 2 + 1, blur * 2 + 1), 0)
     cube_mask = np.zeros((h, w), np.float32)  # where cubes are drawn, no shadow applies
@@ -340,6 +357,8 @@ def render_shake(
         return x, y
 
     scene: dict[str, Any] = {"table": kind, "kelvin": round(kelvin), "tilt_deg": round(math.degrees(cam.tilt), 1)}
+    if fill_light:
+        scene["fill_kelvin"], scene["shadow_strength"] = round(fill_kelvin), round(shadow_strength, 2)
     distractors = []
     if rng.random() < 0.4:
         x, y = far_point(span * 1.6 + 120)
@@ -383,8 +402,12 @@ def render_shake(
     for xy, colour, yaw in sorted(cubes + strays, key=lambda t: cam.project(np.array([t[0]]))[0, 1]):
         draw_cube(xy, colour, yaw)
 
-    shade = 1.0 - shadow_strength * (shadow * (1.0 - cube_mask))
-    img *= cv2.merge([shade, shade, shade])
+    shaded = shadow * (1.0 - cube_mask)
+    if fill_light:
+        img *= tinted_shade(shaded, shadow_strength, tint)
+    else:
+        shade = 1.0 - shadow_strength * shaded
+        img *= cv2.merge([shade, shade, shade])
 
     # clutter above: the box edge, a hand
     if covered or rng.random() < 0.25:
@@ -474,10 +497,15 @@ def render_covered(rng: random.Random, *, width: int = 1024, height: int = 768) 
 
 
 def render_scene_set(
-    rng: random.Random, n: int, *, incomplete_share: float = 0.25, clear_of_cubes: bool = True
+    rng: random.Random,
+    n: int,
+    *,
+    incomplete_share: float = 0.25,
+    clear_of_cubes: bool = True,
+    fill_light: bool = False,
 ) -> list[tuple[np.ndarray, dict]]:
     """``n`` varied scenes: complete patterns (some with wilds), incomplete ones, knocked-out cubes, none
-    (``clear_of_cubes``: :func:`render_shake`'s)."""
+    (``clear_of_cubes``, ``fill_light``: :func:`render_shake`'s)."""
     out = []
     for _ in range(n):
         x = rng.random()
@@ -491,5 +519,7 @@ def render_scene_set(
             knocked = True
         elif x < incomplete_share:
             pattern = None
-        out.append(render_shake(pattern, rng, knocked_out=knocked, clear_of_cubes=clear_of_cubes))
+        out.append(
+            render_shake(pattern, rng, knocked_out=knocked, clear_of_cubes=clear_of_cubes, fill_light=fill_light)
+        )
     return out

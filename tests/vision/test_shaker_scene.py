@@ -42,3 +42,26 @@ def test_frames_without_a_hand_near_the_grid_are_unchanged() -> None:
     same = [np.array_equal(a, b) for (a, _), (b, _) in zip(new, old, strict=True)]
     assert sum(same) >= 10
     assert [t for _, t in new] == [t for _, t in old]
+
+
+def test_a_fill_light_makes_the_cast_shadows_darker_and_tinted_and_leaves_the_rest_of_the_scene() -> None:
+    # fill_light: the shadows lit by a second light of another colour (as the dev set's photoreal renders show them:
+    # about as dark as a black cube, tinted). The scene's table, camera and cubes are drawn as without it.
+    from vision.shaker_scene import random_pattern, render_shake, tinted_shade
+
+    for seed in range(80001, 80005):
+        (old_bgr, old), (new_bgr, new) = (
+            render_shake(random_pattern(rng), rng, fill_light=fill)
+            for fill, rng in ((False, random.Random(seed)), (True, random.Random(seed)))
+        )
+        assert new["scene"]["table"] == old["scene"]["table"] and new["grid_px"] == old["grid_px"]
+        assert new["cells"] == old["cells"] and "fill_kelvin" not in old["scene"]
+        assert 0.45 <= new["scene"]["shadow_strength"] <= 0.8 and 2700 <= new["scene"]["fill_kelvin"] <= 6500
+        assert not np.array_equal(old_bgr, new_bgr)
+    shaded = np.array([[0.0, 0.5, 1.0]], np.float32)
+    tint = np.array([0.8, 1.0, 1.25], np.float32)  # (a warmer fill: less blue, more red)
+    shade = tinted_shade(shaded, 0.7, tint)
+    assert shade.shape == (1, 3, 3)
+    assert np.allclose(shade[0, 0], 1.0)  # lit: untouched
+    assert np.allclose(shade[0, 2], 0.3 * tint)  # full shadow: the fill alone, its colour
+    assert np.allclose(shade[0, 1], 0.5 + 0.5 * 0.3 * tint)  # the penumbra between
