@@ -217,9 +217,9 @@ def render_shake(
     elsewhere in the frame, clear of the grid; ``clear_of_cubes=False`` lets them fall where they were drawn, over
     the grid too (the generator before 2026-11-30: the tests' frames of a hand across the cubes). ``fill_light``: the
     shadows lit by a second light of another colour (as under a lamp and a window, or a room's warm bulbs): darker
-    (0.45 to 0.8 of the light taken away), tinted towards the fill's colour and softer-edged, as in photoreal renders
-    (a hard lamp's shadow beside a cube then looks like a gray or black cube's face); off, the scenes and their
-    random draws are those of before.
+    (0.35 to 0.75 of the light taken away: the dev set's renders show about 0.4 on a light table, 0.65 on a dark red
+    cloth), tinted towards the fill's colour and softer-edged, as in photoreal renders (a hard lamp's shadow beside a
+    cube then looks like a gray or black cube's face); off, the scenes and their random draws are those of before.
     """
     cube_lab = dict(colours) if colours is not None else CUBE_LAB
     nprng = np.random.default_rng(rng.getrandbits(32))
@@ -300,7 +300,7 @@ def render_shake(
     tint = np.ones(3, np.float32)  # the shadow's colour against the lit table's, per channel (BGR)
     if fill_light:
         fill_kelvin = rng.uniform(2700, 6500)
-        shadow_strength = rng.uniform(0.45, 0.8)
+        shadow_strength = rng.uniform(0.35, 0.75)
         tint = _kelvin_gains(fill_kelvin) / gains
 
     # shadows on a mask, blurred once
