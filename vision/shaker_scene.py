@@ -9,7 +9,7 @@ sensor noise and JPEG.
 
 Public API::
 
-    render_shake(pattern, rng, *, width=1024, height=768, knocked_out=False) -> (frame_bgr, truth)
+    render_shake(pattern, rng, *, width=1024, height=768, knocked_out=False, fill_light=False) -> (frame_bgr, truth)
     render_covered(rng, *, width=1024, height=768) -> (frame_bgr, truth)   # a hand or the box over it
     random_pattern(rng, *, wilds=0) -> list[list[str]]                      # drawn from the bag
 

@@ -17,25 +17,6 @@ import numpy as np
 
 Pattern = list[list[str]]
 
-# the variants, in the order they are written: name -> (what the frame undergoes, what the pattern undergoes)
-VARIANT_NAMES: tuple[str, ...] = (
-    "mirror",
-    "flip",
-    "turn180",
-    "turn90",
-    "turn270",
-    "tilt+8",
-    "tilt-8",
-    "shrink85",
-    "bright",
-    "dark",
-    "warm",
-    "cool",
-    "noise",
-    "blur",
-    "jpeg55",
-)
-
 
 def _mirror(p: Pattern) -> Pattern:
     return [row[::-1] for row in p]
@@ -107,6 +88,7 @@ def _same(p: Pattern) -> Pattern:
 
 
 def _variants(seed: int) -> dict[str, tuple[Callable[[np.ndarray], np.ndarray], Callable[[Pattern], Pattern]]]:
+    """Each variant's name -> (what the frame undergoes, what its pattern undergoes); ``seed``: the noise's."""
     return {
         "mirror": (lambda f: cv2.flip(f, 1), _mirror),
         "flip": (lambda f: cv2.flip(f, 0), _flip),
@@ -124,6 +106,10 @@ def _variants(seed: int) -> dict[str, tuple[Callable[[np.ndarray], np.ndarray], 
         "blur": (lambda f: cv2.GaussianBlur(f, (0, 0), 1.0), _same),
         "jpeg55": (lambda f: recompressed(f, 55), _same),
     }
+
+
+# the variants' names, in the order they are written
+VARIANT_NAMES: tuple[str, ...] = tuple(_variants(0))
 
 
 def vary(
