@@ -176,16 +176,11 @@ def evaluate(
     folders = [folder] if isinstance(folder, Path) else list(folder)
     labelled: list[tuple[str, dict[str, Any], str | None, Path]] = []  # (name shown, truth, table, path)
     for one in folders:
-        truth_path = one / "truth.json"
-        truth = _read_json(truth_path)
-        if not isinstance(truth, dict) or not truth:
-            raise InputError(f"{truth_path}: expected an object mapping image names to their truth")
+        truth = _truth_object(one)
         names = sorted(truth)[:limit] if limit else sorted(truth)
         tables = _tables(one)
         for name in names:
-            t = truth[name]
-            if not isinstance(t, dict) or "valid" not in t:
-                raise InputError(f"{truth_path}: {name}: expected {{'valid': ..., 'pattern': ...}}")
+            t = _truth_entry(one, truth, name)
             shown = name if len(folders) == 1 else f"{one.name}/{name}"
             labelled.append((shown, t, tables.get(name), one / name))
     by_table: dict[str, Counter[str]] = {}
@@ -276,6 +271,22 @@ def _tables(folder: Path) -> dict[str, str]:
         if isinstance(table, str):
             tables[name] = table
     return tables
+
+
+def _truth_object(folder: Path) -> dict[str, Any]:
+    """A labelled folder's ``truth.json``: an object mapping image names to their truth, or one clear error."""
+    truth = _read_json(folder / "truth.json")
+    if not isinstance(truth, dict) or not truth:
+        raise InputError(f"{folder / 'truth.json'}: expected an object mapping image names to their truth")
+    return truth
+
+
+def _truth_entry(folder: Path, truth: dict[str, Any], name: str) -> dict[str, Any]:
+    """One image's truth (``{"valid": ..., "pattern": ...}``) in the folder's ``truth.json``, or one clear error."""
+    t = truth[name]
+    if not isinstance(t, dict) or "valid" not in t:
+        raise InputError(f"{folder / 'truth.json'}: {name}: expected {{'valid': ..., 'pattern': ...}}")
+    return t
 
 
 def _read_json(path: Path) -> Any:
@@ -494,12 +505,9 @@ def run_vary_set(args: argparse.Namespace) -> int:
         unknown = [n for n in names if n not in VARIANT_NAMES]
         if unknown or not names:
             raise InputError(f"--variants: expected some of {', '.join(VARIANT_NAMES)}")
-        truth = _read_json(src / "truth.json")
-        if not isinstance(truth, dict) or not truth:
-            raise InputError(f"{src / 'truth.json'}: expected an object mapping image names to their truth")
-        for name, t in truth.items():
-            if not isinstance(t, dict) or "valid" not in t:
-                raise InputError(f"{src / 'truth.json'}: {name}: expected {{'valid': ..., 'pattern': ...}}")
+        truth = _truth_object(src)
+        for name in truth:
+            _truth_entry(src, truth, name)
         for name in truth:  # (every image read once first: a bad one stops the command before it writes anything)
             try:
                 read_image(src / name)
