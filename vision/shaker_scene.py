@@ -405,7 +405,7 @@ def render_shake(
     shaded = shadow * (1.0 - cube_mask)
     if fill_light:
         img *= tinted_shade(shaded, shadow_strength, tint)
-    else:
+    else:  # (the old arithmetic: tinted_shade with no tint rounds otherwise; the old frames stay byte for byte)
         shade = 1.0 - shadow_strength * shaded
         img *= cv2.merge([shade, shade, shade])
 
