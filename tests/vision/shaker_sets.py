@@ -17,14 +17,17 @@ from vision.shaker_scene import render_scene_set
 
 
 @functools.lru_cache(maxsize=2)
-def _scenes(seed: int, n: int) -> list[tuple[np.ndarray, dict]]:
-    return render_scene_set(random.Random(seed), n)
+def _scenes(seed: int, n: int, fill_light: bool = False) -> list[tuple[np.ndarray, dict]]:
+    return render_scene_set(random.Random(seed), n, fill_light=fill_light)
 
 
-def set_scene(seed: int, index: int, frames: Mapping[int, int] | None = None) -> tuple[np.ndarray, dict]:
+def set_scene(
+    seed: int, index: int, frames: Mapping[int, int] | None = None, *, fill_light: bool = False
+) -> tuple[np.ndarray, dict]:
     """The set's INDEX.png and its truth. ``frames`` (seed -> how many of its frames to make, past the last index a
-    test file uses): several frames of one seed are then made once; without it, the first ``index + 1``."""
-    return _scenes(seed, frames[seed] if frames else index + 1)[index]
+    test file uses): several frames of one seed are then made once; without it, the first ``index + 1``.
+    ``fill_light``: the set made with ``--fill-light``."""
+    return _scenes(seed, frames[seed] if frames else index + 1, fill_light)[index]
 
 
 def spied(monkeypatch: pytest.MonkeyPatch, name: str) -> list[Any]:
