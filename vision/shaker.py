@@ -1306,12 +1306,12 @@ class ShakerSettings:
     # nearest-the-palette cell farther than 7.8 (d_table 60 and more), within 30 of the table 6.6. inf: off.
     # Under a second lamp of another colour (make-shaker-set --fill-light) the shadows are tinted and lighter: read
     # black 7.6 ... 12.2 from the palette, the lattice squashed a line off, the line left out a third of a pitch off
-    # its points beyond, one of three like a cube (80002 0120, 80003 0248, complete, read wrong; 80006 0055 and
-    # 0065, incomplete, accepted; t67004 0070 too). On 29 batches, the fill-light batch and the other grids' sets
-    # (69780 frames) the right readings' outer lines within 30 of the table: nearest cell at most 6.9 from the
-    # palette (g_glossy400c 417_06; t59003 0366, black cubes on a dark cloth, 6.8) but one, 13.4 with no point
-    # beyond (g_puzzle400c 417_06: a puzzle cube's white stickers against a pale palette white). The reader
-    # before: 8.0 and 2
+    # its points beyond, one of three like a cube (80002 0120 and 80003 0248, complete, read wrong; 80006 0055,
+    # 80006 0065 and t67004 0070, incomplete, accepted). On 70548 frames (the game's 43001 ... 47006, 43101 ...
+    # 43106 and 57001 ... 70006, 80001 ... 80006, the other grids' sets, the dev photos varied) the 54246 right
+    # readings' outer lines within 30 of the table: nearest cell at most 6.9 from the palette (g_glossy400c 417_06;
+    # t59003 0366, black cubes on a dark cloth, 6.8) but one, 13.4 with no point beyond (g_puzzle400c 417_06: a
+    # puzzle cube's white stickers against a pale palette white). The reader before: 8.0 and 2
     palette_line_delta_e: float = 7.2
     palette_line_table: float = 30.0  # ...each cell this near the table (d_table, CIE76)...
     palette_line_beyond: int = 1  # ...and this many cube-like points beyond the grid's opposite side
