@@ -187,7 +187,7 @@ from .shaker_checks import (
     toned_open_cells,
     with_faint_cubes,
 )
-from .shaker_cube_look import solid_cubes_kept, with_solid_cubes
+from .shaker_cube_look import shadow_tint, solid_cubes_kept, with_solid_cubes
 from .shaker_glare import glare_cells, glare_spots, without_highlights
 from .shaker_lattice import (
     divides_plain_cubes,
@@ -781,6 +781,14 @@ class ShakerSettings:
     knocked_near_table: float = 15.0
     knocked_contrast: float = 2.9
     knocked_shadow_delta_e: float = 4.0
+    # ...nor a shape the table under it tinted as the frame's own shadows are and darkened by a factor in
+    # knocked_tint_shades explains within knocked_tint_delta_e (vision.shaker_cube_look.shadow_tint, learnt from the
+    # cubes at least knocked_tint_plain from the table): a cube's crisp cast shadow lit by a second lamp of another
+    # colour (make-shaker-set --fill-light; 81001 0061: a black cube on dark wood, its shadow a pitch beside it, 10.1
+    # from the table darkened evenly, 1.9 from it tinted). MEASURE. 0.0: off (as before)
+    knocked_tint_delta_e: float = 5.0
+    knocked_tint_shades: tuple[float, float, float] = (0.5, 2.0, 0.02)
+    knocked_tint_plain: float = 20.0
     knocked_light_shade: float = 1.13
     knocked_light_ring: float = 0.45
     # a cube cell at least foreign_delta_e (CIE76) from every palette colour and within foreign_gap of a
@@ -4892,7 +4900,9 @@ def _read(
             reason = "no pattern: a line of pieces beyond the grid, its far line squashed (the lattice a line off?)"
     if reason is None and any(g is grid for g in line_off):
         reason = "no pattern: a line of cubes beyond the grid, its far line near the table (the lattice a line off?)"
-    if reason is None and knocked_beside_table_cells(cell_tests, surroundings, settings):
+    if reason is None and knocked_beside_table_cells(
+        cell_tests, surroundings, settings, lambda: shadow_tint(frame_bgr, grid, cell_tests, settings)
+    ):
         reason = "a cube is out of line (beside a cell of about the table's colour)"
     if reason is None and cube_between_cells(cands, cubes, surroundings, settings) is not None:
         reason = "a cube is out of line (between the grid's cells)"

@@ -619,7 +619,10 @@ def spotless_table_cells(cell_tests: Sequence[Mapping[str, Any]], settings: Any)
 
 
 def knocked_beside_table_cells(
-    cell_tests: Sequence[Mapping[str, Any]], surroundings: GridSurroundings, settings: Any
+    cell_tests: Sequence[Mapping[str, Any]],
+    surroundings: GridSurroundings,
+    settings: Any,
+    tint: Callable[[], np.ndarray | None] | None = None,
 ) -> list[tuple[float, float]]:
     """:func:`knocked_beside_weak_cells` beside a cell however well outlined whose colour the table in some
     shadow explains within ``knocked_near_table`` (``d_table``, CIE76), or beside a weakly outlined cell (``ring``
@@ -632,7 +635,11 @@ def knocked_beside_table_cells(
     0.5-2), the cell it is nearest of all. Given ``table_fn`` (frame points -> the table model's linear colours
     under them), not a shape the table under it darkened by some factor (``table_fit_shades``) explains within
     ``knocked_shadow_delta_e``: the cubes' crisp cast shadows on a light table, a pitch beside gray cubes of the
-    table's colour, fit within 0.8-2.0 (s6363 0255, s6464 0323), the knocked cubes above from 8.8."""
+    table's colour, fit within 0.8-2.0 (s6363 0255, s6464 0323), the knocked cubes above from 8.8. Given ``tint``
+    (called only then: the frame's shadows' tint against the lit table, linear RGB, or None: as
+    :func:`vision.shaker_cube_look.shadow_tint` learns it), nor one that table tinted so and darkened by some factor
+    (``knocked_tint_shades``) explains within ``knocked_tint_delta_e``: a cast shadow lit by a second lamp of
+    another colour."""
     if settings.knocked_near_table <= 0:
         return []
     grid, frame_bgr, gains, sample_fn, table_fn = (
@@ -679,8 +686,16 @@ def knocked_beside_table_cells(
         rad = cube_sample_radius(grid.pitch, math.inf, settings)
         colours = np.array([sample_fn(frame_bgr, p, rad) for p in xy])
         lo, hi, step = settings.table_fit_shades
-        d_fit, _ = shadow_fit(colours, table_fn(xy), gains, np.arange(lo, hi + 1e-9, step))
-        found = [p for p, d in zip(found, d_fit, strict=True) if d >= settings.knocked_shadow_delta_e]
+        table_xy = table_fn(xy)
+        d_fit, _ = shadow_fit(colours, table_xy, gains, np.arange(lo, hi + 1e-9, step))
+        keep = d_fit >= settings.knocked_shadow_delta_e
+        if keep.any() and tint is not None and settings.knocked_tint_delta_e > 0:
+            g = tint()
+            if g is not None:
+                lo, hi, step = settings.knocked_tint_shades
+                d_tint, _ = shadow_fit(colours, table_xy * g, gains, np.arange(lo, hi + 1e-9, step))
+                keep &= d_tint >= settings.knocked_tint_delta_e
+        found = [p for p, k in zip(found, keep.tolist(), strict=True) if k]
     if found and settings.knocked_line_mates:  # ...and not one of a line of cast shadows
         found = [p for p in found if not line_mates(p, surroundings, settings)]
     return found

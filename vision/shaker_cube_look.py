@@ -210,6 +210,42 @@ def _learnt_shadow(
     return best[0], best[1], (shadows[..., o // 8] >> (o % 8) & 1).astype(bool)
 
 
+def shadow_tint(
+    frame_bgr: np.ndarray, grid: Any, cell_tests: Sequence[Mapping[str, Any]], settings: Any
+) -> np.ndarray | None:
+    """The frame's cast shadows' colour against the lit table (linear RGB, per channel): the medians of the table's
+    linear colours under the plainly seen cubes' learnt shadow (the cube cells at least ``knocked_tint_plain`` from
+    the table in any shade, ``d_table``; at least three; :func:`_learnt_shadow`'s offset, its darkness not asked)
+    over those of the lit table around the grid, each cell's square (half side ``solid_exclude``) left out. A second
+    lamp of another colour lights the shadows: they are the table darkened and tinted, one tint for the frame. None
+    when too few cubes are plainly seen or no offset leaves ``solid_min_area`` of shadow and of lit table."""
+    least = settings.knocked_tint_plain
+    plain = [i for i, t in enumerate(cell_tests) if t.get("cube") and float(t["d_table"]) >= least]
+    if len(plain) < 3:
+        return None
+    step = settings.solid_step
+    axis = np.arange(-settings.solid_margin, 2.0 + settings.solid_margin + 1e-9, step)
+    lum, inside = _lattice_lightness(frame_bgr, grid, axis)
+    a, b = np.meshgrid(axis, axis)
+    cells = [(i % 3, i // 3) for i in range(9)]  # (column, row)
+    squares = np.zeros(a.shape, bool)
+    for c, r in cells:
+        squares |= (np.abs(a - c) <= settings.solid_exclude) & (np.abs(b - r) <= settings.solid_exclude)
+    table = inside & ~squares
+    best = _learnt_shadow(lum, table, plain, cells, settings, len(axis))
+    if best is None:
+        return None
+    shadow = table & best[2]
+    lit = table & ~best[2]
+    u, v = np.asarray(grid.col_step, np.float64), np.asarray(grid.row_step, np.float64)
+    o = np.asarray(grid.origin, np.float64)
+    xs = (o[0] + a * u[0] + b * v[0]).astype(np.float32)
+    ys = (o[1] + a * u[1] + b * v[1]).astype(np.float32)
+    lin = cv2.remap(_linear(frame_bgr), xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[..., ::-1]
+    lit_rgb = np.median(lin[lit], axis=0)
+    return np.median(lin[shadow], axis=0) / np.maximum(lit_rgb, 1e-6)
+
+
 def cast_shadow_cells(
     frame_bgr: np.ndarray,
     grid: Any,
