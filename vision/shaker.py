@@ -785,7 +785,12 @@ class ShakerSettings:
     # knocked_tint_shades explains within knocked_tint_delta_e (vision.shaker_cube_look.shadow_tint, learnt from the
     # cubes at least knocked_tint_plain from the table): a cube's crisp cast shadow lit by a second lamp of another
     # colour (make-shaker-set --fill-light; 81001 0061: a black cube on dark wood, its shadow a pitch beside it, 10.1
-    # from the table darkened evenly, 1.9 from it tinted). MEASURE. 0.0: off (as before)
+    # from the table darkened evenly, 1.9 from it tinted). Of the frames this check refused (throwaway tint.py), the
+    # complete patterns' shapes fit the tint within 0.2 ... 4.3 where the even fit missed (t43001 0287, 80003 0291,
+    # 81006 0045), the knocked-out cubes of incomplete ones from 10.1 (t44005 0104; t45004 0004 13.5). Read with it:
+    # 80001 ... 80006 and 81001 ... 81006 refuse 7 and 9 complete patterns fewer (all read right), the game's 43001
+    # ... 43106 (6895 frames read again) and 4977 of its other refused frames 3 fewer; no reading otherwise changed.
+    # 0.0: off (as before)
     knocked_tint_delta_e: float = 5.0
     knocked_tint_shades: tuple[float, float, float] = (0.5, 2.0, 0.02)
     knocked_tint_plain: float = 20.0
