@@ -789,8 +789,8 @@ class ShakerSettings:
     # complete patterns' shapes fit the tint within 0.2 ... 4.3 where the even fit missed (t43001 0287, 80003 0291,
     # 81006 0045), the knocked-out cubes of incomplete ones from 10.1 (t44005 0104; t45004 0004 13.5). Read with it:
     # 80001 ... 80006 and 81001 ... 81006 refuse 7 and 9 complete patterns fewer (all read right), the game's 43001
-    # ... 43106 (6895 frames read again) and 6290 of its other refused frames (all refused as out of line among them)
-    # 7 fewer; no reading otherwise changed.
+    # ... 43106 (6895 frames read again) and all its other refused frames (13410) 7 fewer; no reading otherwise
+    # changed.
     # 0.0: off (as before)
     knocked_tint_delta_e: float = 5.0
     knocked_tint_shades: tuple[float, float, float] = (0.5, 2.0, 0.02)
