@@ -42,9 +42,12 @@ _LINEAR_LUT = np.array_equal(
 )
 
 
-def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The frame's log linear lightness at lattice points (columns ``axis`` x rows ``axis``, in pitches from cell
-    (0, 0)) and which of them lie inside the frame."""
+def _lattice_crop(
+    frame_bgr: np.ndarray, grid: Any, axis: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray, np.ndarray]:
+    """The frame's linear light (float32) on the crop around the lattice points (columns ``axis`` x rows ``axis``, in
+    pitches from cell (0, 0)), the points in the crop's pixels (float32 maps for cv2.remap) and which of them lie
+    inside the frame; the crop None (and no point inside) when it would be under two pixels wide."""
     a, b = np.meshgrid(axis, axis)  # a: column coordinate, b: row coordinate
     u, v = np.asarray(grid.col_step, np.float64), np.asarray(grid.row_step, np.float64)
     o = np.asarray(grid.origin, np.float64)
@@ -54,20 +57,42 @@ def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tu
     pad = 2.0
     x0, y0 = int(max(0, np.floor(xs.min() - pad))), int(max(0, np.floor(ys.min() - pad)))
     x1, y1 = int(min(w, np.ceil(xs.max() + pad) + 1)), int(min(h, np.ceil(ys.max() + pad) + 1))
-    inside = (xs >= 0) & (ys >= 0) & (xs <= w - 1) & (ys <= h - 1)
+    map_x, map_y = (xs - x0).astype(np.float32), (ys - y0).astype(np.float32)
     if x1 - x0 < 2 or y1 - y0 < 2:
-        return np.zeros(a.shape, np.float32), np.zeros(a.shape, bool)
+        return None, map_x, map_y, np.zeros(a.shape, bool)
+    inside = (xs >= 0) & (ys >= 0) & (xs <= w - 1) & (ys <= h - 1)
     crop = frame_bgr[y0:y1, x0:x1]
     lin = cv2.LUT(crop, _LINEAR) if _LINEAR_LUT and crop.dtype == np.uint8 and crop.ndim == 3 else _linear(crop)
+    return lin, map_x, map_y, inside
+
+
+def _log_lightness(lin: np.ndarray | None, map_x: np.ndarray, map_y: np.ndarray) -> np.ndarray:
+    """:func:`_lattice_crop`'s log linear lightness at its points (zeros without a crop)."""
+    if lin is None:
+        return np.zeros(map_x.shape, np.float32)
     lum = lin[..., 0] * 0.0722 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.2126
-    sampled = cv2.remap(
-        lum,
-        (xs - x0).astype(np.float32),
-        (ys - y0).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.log(np.maximum(sampled, 1e-3)), inside
+    sampled = cv2.remap(lum, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.log(np.maximum(sampled, 1e-3))
+
+
+def _lattice_lightness(frame_bgr: np.ndarray, grid: Any, axis: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The frame's log linear lightness at lattice points (columns ``axis`` x rows ``axis``, in pitches from cell
+    (0, 0)) and which of them lie inside the frame."""
+    lin, map_x, map_y, inside = _lattice_crop(frame_bgr, grid, axis)
+    return _log_lightness(lin, map_x, map_y), inside
+
+
+def _solid_window(settings: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, int]], np.ndarray]:
+    """The lattice frame the cubes' cast shadow is learnt on: its axis (``solid_step`` pitches, ``solid_margin``
+    around the grid), the points' column and row coordinates, the cells (column, row) and their squares (half side
+    ``solid_exclude``: a cube, its bevel and near sides)."""
+    axis = np.arange(-settings.solid_margin, 2.0 + settings.solid_margin + 1e-9, settings.solid_step)
+    a, b = np.meshgrid(axis, axis)
+    cells = [(i % 3, i // 3) for i in range(9)]  # (column, row)
+    squares = np.zeros(a.shape, bool)
+    for c, r in cells:
+        squares |= (np.abs(a - c) <= settings.solid_exclude) & (np.abs(b - r) <= settings.solid_exclude)
+    return axis, a, b, cells, squares
 
 
 def _swept_square(da: np.ndarray, db: np.ndarray, d: tuple[float, float], half: float) -> np.ndarray:
@@ -223,27 +248,18 @@ def shadow_tint(
     plain = [i for i, t in enumerate(cell_tests) if t.get("cube") and float(t["d_table"]) >= least]
     if len(plain) < 3:
         return None
-    step = settings.solid_step
-    axis = np.arange(-settings.solid_margin, 2.0 + settings.solid_margin + 1e-9, step)
-    lum, inside = _lattice_lightness(frame_bgr, grid, axis)
-    a, b = np.meshgrid(axis, axis)
-    cells = [(i % 3, i // 3) for i in range(9)]  # (column, row)
-    squares = np.zeros(a.shape, bool)
-    for c, r in cells:
-        squares |= (np.abs(a - c) <= settings.solid_exclude) & (np.abs(b - r) <= settings.solid_exclude)
+    axis, _, _, cells, squares = _solid_window(settings)
+    lin, map_x, map_y, inside = _lattice_crop(frame_bgr, grid, axis)
+    if lin is None:
+        return None
     table = inside & ~squares
-    best = _learnt_shadow(lum, table, plain, cells, settings, len(axis))
+    best = _learnt_shadow(_log_lightness(lin, map_x, map_y), table, plain, cells, settings, len(axis))
     if best is None:
         return None
     shadow = table & best[2]
     lit = table & ~best[2]
-    u, v = np.asarray(grid.col_step, np.float64), np.asarray(grid.row_step, np.float64)
-    o = np.asarray(grid.origin, np.float64)
-    xs = (o[0] + a * u[0] + b * v[0]).astype(np.float32)
-    ys = (o[1] + a * u[1] + b * v[1]).astype(np.float32)
-    lin = cv2.remap(_linear(frame_bgr), xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[..., ::-1]
-    lit_rgb = np.median(lin[lit], axis=0)
-    return np.median(lin[shadow], axis=0) / np.maximum(lit_rgb, 1e-6)
+    rgb = cv2.remap(lin, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)[..., ::-1]
+    return np.median(rgb[shadow], axis=0) / np.maximum(np.median(rgb[lit], axis=0), 1e-6)
 
 
 def cast_shadow_cells(
@@ -275,15 +291,9 @@ def cast_shadow_cells(
     cubes = [i for i, t in enumerate(cell_tests) if t["cube"] and i not in asked]
     if len(cubes) < settings.solid_min_cubes or not len(asked):
         return []
-    step = settings.solid_step
-    min_points = settings.solid_min_area / step**2
-    axis = np.arange(-settings.solid_margin, 2.0 + settings.solid_margin + 1e-9, step)
+    min_points = settings.solid_min_area / settings.solid_step**2
+    axis, a, b, cells, squares = _solid_window(settings)
     lum, inside = _lattice_lightness(frame_bgr, grid, axis)
-    a, b = np.meshgrid(axis, axis)
-    cells = [(i % 3, i // 3) for i in range(9)]  # (column, row)
-    squares = np.zeros(a.shape, bool)
-    for c, r in cells:
-        squares |= (np.abs(a - c) <= settings.solid_exclude) & (np.abs(b - r) <= settings.solid_exclude)
     near_asked = np.zeros(a.shape, bool)
     for i in asked:
         c, r = cells[i]
